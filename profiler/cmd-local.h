@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd-local.h - the subcommands of kprof. One file per command (profiler/cmd-<name>.c), each
+ * exporting cmd_<name>(argc, argv) with argv[0] the command name. A command returns the process
+ * exit status (see KPROF_EXIT_*); it is the only layer that prints for the user.
+ */
+#ifndef KPROF_CMD_LOCAL_H
+#define KPROF_CMD_LOCAL_H
+
+enum kprof_exit {
+	KPROF_EXIT_OK		= 0,
+	KPROF_EXIT_ERROR	= 1,	/* bad input, failed syscall, nothing usable produced */
+	KPROF_EXIT_USAGE	= 2,	/* bad command line */
+};
+
+struct kprof_cmd {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*summary;	/* one line for `kprof help` */
+};
+
+/*
+ * The command table: add one line per command, keep it sorted by name.
+ * X(name, summary)
+ */
+#define KPROF_COMMANDS(X)							\
+
+
+#define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
+KPROF_COMMANDS(KPROF_CMD_DECLARE)
+#undef KPROF_CMD_DECLARE
+
+#endif

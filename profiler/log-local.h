@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log-local.h - messages and progress for the kprof CLI.
+ *
+ * Only profiler/ prints. Errors and warnings go to stderr as one line, lower case, naming the
+ * subject first ("kprof: perf.data: truncated record at offset 4096"). Progress is drawn on stderr
+ * only when stderr is a terminal, so piped and CI output stays quiet.
+ */
+#ifndef KPROF_LOG_LOCAL_H
+#define KPROF_LOG_LOCAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Messages up to and including this level are printed; -v raises it, -q lowers it. */
+extern enum log_level log_verbosity;
+
+void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_vmsg(enum log_level level, const char *fmt, va_list ap);
+
+#define pr_err(...)	log_msg(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	log_msg(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	log_msg(LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Progress line on a TTY: progress_update() redraws "\r<text>" at most ~10 times a second;
+ * progress_done() erases it. Both are no-ops when stderr is not a terminal.
+ */
+bool progress_enabled(void);
+void progress_update(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_done(void);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symbolize.h - addresses to names, for kernel and user call chains.
+ *
+ * Knows nothing of perf: it is told about process address spaces (mappings of files at
+ * addresses, fork inheritance) and asked to name addresses. Kernel addresses resolve through a
+ * vmlinux (libdwfl: symtab and/or DWARF) when one is given or found in the usual places,
+ * otherwise through a kallsyms text (a /proc/kallsyms snapshot); `__pfx_`/`__cfi_` padding
+ * symbols are skipped. User addresses resolve through libdwfl over the ELF files of each
+ * mapping (symtab, .gnu_debugdata, separate debug files), cached per (module, address).
+ *
+ * Names agree with perf on the same input: an address is looked up as given (no "return
+ * address - 1" adjustment), like perf's thread__find_symbol.
+ *
+ * Ownership: every string handed out (sym_result.sym, .dso) is owned by the sym_session and
+ * stays valid until sym_session_free(). Pointers returned for the same name are equal, so a
+ * caller may intern by pointer.
+ *
+ * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
+ */
+#ifndef KPROF_SYMBOLIZE_H
+#define KPROF_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct sym_session;
+
+struct sym_opts {
+	/* vmlinux with symbols or DWARF; NULL: look in the usual places, then use kallsyms. */
+	const char	*vmlinux;
+	/* kallsyms text to use; NULL: /proc/kallsyms. */
+	const char	*kallsyms;
+	/* Do not search the usual vmlinux locations (tests, reports of foreign recordings). */
+	bool		no_vmlinux_search;
+};
+
+struct sym_result {
+	const char	*sym;		/* function name, or NULL when unresolved */
+	const char	*dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/…/libc.so.6",
+					 * or "[unknown]" when no mapping covers the address */
+	uint64_t	sym_start;	/* start address of the symbol (0 when unresolved) */
+};
+
+/* A session for one recording. NULL with errno on failure. */
+struct sym_session *sym_session_new(const struct sym_opts *opts);
+/* NULL-safe. Invalidates every string handed out. */
+void sym_session_free(struct sym_session *s);
+
+/*
+ * Tell the session that @pid maps @filename at [start, start + len) with file offset @pgoff
+ * (an MMAP/MMAP2 record, or a /proc/PID/maps line). Later mappings over the same range replace
+ * earlier ones. Kernel mappings (pid -1, names like "[kernel.kallsyms]_text" or module paths)
+ * are accepted and used to place the kernel and modules.
+ */
+int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *filename);
+/* @child starts with a copy of @parent's mappings (FORK record; threads share the parent's). */
+int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
+
+/*
+ * Name @addr in @pid's address space, or in the kernel when @kernel is true. Returns 0 and fills
+ * *out (out->sym may be NULL for an address in a known mapping without a symbol), or -ENOENT
+ * when nothing covers the address (out->sym NULL, out->dso "[unknown]").
+ */
+int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool kernel,
+			struct sym_result *out);
+
+/* Which kernel symbol source is in use: "vmlinux PATH", "kallsyms PATH", or "none". Owned. */
+const char *sym_session_kernel_source(const struct sym_session *s);
+
+#endif
