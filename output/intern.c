@@ -237,6 +237,58 @@ void strpool_release(struct strpool *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/* ---- string building ---------------------------------------------------------------------- */
+
+int sb_putn(struct strbuf *b, const char *s, size_t n)
+{
+	if (array_reserve((void **)&b->s, &b->alloc, b->len + n + 1, 1))
+		return -ENOMEM;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+int sb_puts(struct strbuf *b, const char *s)
+{
+	return sb_putn(b, s, strlen(s));
+}
+
+/* ---- string -> sum maps ------------------------------------------------------------------ */
+
+static bool sum_key_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct str_sums *s = ctx;
+
+	return strcmp(s->v[id].key, key) == 0;
+}
+
+int str_sums_add(struct str_sums *s, const char *key, size_t len, uint64_t value)
+{
+	uint64_t h = hash_bytes(key, len);
+	uint32_t id = idtab_find(&s->tab, h, sum_key_eq, key, s);
+	char *copy;
+
+	if (id != IDTAB_NONE) {
+		s->v[id].value += value;
+		return 0;
+	}
+	copy = arena_strdup(&s->mem, key, len);
+	if (!copy || idtab_append(&s->tab, h, (void **)&s->v, &s->nr, &s->alloc,
+				  &(struct str_sum){ .key = copy, .value = value },
+				  sizeof(struct str_sum)) == IDTAB_NONE)
+		return -ENOMEM;
+	return 0;
+}
+
+void str_sums_release(struct str_sums *s)
+{
+	arena_release(&s->mem);
+	free(s->v);
+	idtab_release(&s->tab);
+	memset(s, 0, sizeof(*s));
+}
+
 /* ---- shared by the writers ---------------------------------------------------------------- */
 
 const char *dso_basename(const char *dso)
@@ -246,11 +298,11 @@ const char *dso_basename(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
-int64_t percent_hundredths(uint64_t part, uint64_t total)
+uint64_t percent_hundredths(uint64_t part, uint64_t total)
 {
 	char buf[64];
 	const char *p;
-	int64_t v = 0;
+	uint64_t v = 0;
 
 	if (!total)
 		return 0;

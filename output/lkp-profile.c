@@ -34,73 +34,7 @@
 
 #include "output/output-local.h"
 
-/* ---- key sums ----------------------------------------------------------------------------- */
-
-struct key_sum {
-	const char	*key;
-	int64_t		hundredths;
-};
-
-struct key_sums {
-	struct arena	mem;
-	struct key_sum	*v;
-	size_t		nr, alloc;
-	struct idtab	tab;
-};
-
-static bool key_eq(uint32_t id, const void *key, const void *ctx)
-{
-	const struct key_sums *s = ctx;
-
-	return strcmp(s->v[id].key, key) == 0;
-}
-
-static int key_sums_add(struct key_sums *s, const char *key, size_t len, int64_t hundredths)
-{
-	uint64_t h = hash_bytes(key, len);
-	uint32_t id = idtab_find(&s->tab, h, key_eq, key, s);
-	char *copy;
-
-	if (id != IDTAB_NONE) {
-		s->v[id].hundredths += hundredths;
-		return 0;
-	}
-	copy = arena_strdup(&s->mem, key, len);
-	if (!copy || idtab_append(&s->tab, h, (void **)&s->v, &s->nr, &s->alloc,
-				  &(struct key_sum){ .key = copy, .hundredths = hundredths },
-				  sizeof(struct key_sum)) == IDTAB_NONE)
-		return -ENOMEM;
-	return 0;
-}
-
-static void key_sums_release(struct key_sums *s)
-{
-	arena_release(&s->mem);
-	free(s->v);
-	idtab_release(&s->tab);
-}
-
 /* ---- key text ----------------------------------------------------------------------------- */
-
-struct keybuf {
-	char	*s;
-	size_t	len, alloc;
-};
-
-static int kb_putn(struct keybuf *b, const char *s, size_t n)
-{
-	if (array_reserve((void **)&b->s, &b->alloc, b->len + n + 1, 1))
-		return -ENOMEM;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-static int kb_puts(struct keybuf *b, const char *s)
-{
-	return kb_putn(b, s, strlen(s));
-}
 
 /* Length of a match of \.(isra|constprop|part)\.[0-9]+ at @s, or 0. */
 static size_t suffix_match(const char *s)
@@ -123,7 +57,7 @@ static size_t suffix_match(const char *s)
 }
 
 /* Append @sym with LKP's fixup_symbol_name (a global regex removal, left to right). */
-static int kb_put_symbol(struct keybuf *b, const char *sym)
+static int sb_put_symbol(struct strbuf *b, const char *sym)
 {
 	const char *run = sym, *p = sym;
 	size_t skip;
@@ -135,13 +69,13 @@ static int kb_put_symbol(struct keybuf *b, const char *sym)
 			p++;
 			continue;
 		}
-		err = kb_putn(b, run, p - run);
+		err = sb_putn(b, run, p - run);
 		if (err)
 			return err;
 		p += skip;
 		run = p;
 	}
-	return kb_putn(b, run, p - run);
+	return sb_putn(b, run, p - run);
 }
 
 /* Ruby's \s: the characters that end a \S+ token. */
@@ -217,13 +151,13 @@ static void trie_release(struct trie *t)
 
 /* ---- one event's keys --------------------------------------------------------------------- */
 
-static int put_prefix(struct keybuf *b, const char *kind, const char *event)
+static int put_prefix(struct strbuf *b, const char *kind, const char *event)
 {
 	b->len = 0;
-	return kb_puts(b, kind) ?: kb_puts(b, event) ?: kb_putn(b, ".", 1);
+	return sb_puts(b, kind) ?: sb_puts(b, event) ?: sb_putn(b, ".", 1);
 }
 
-static int add_calltraces(struct key_sums *sums, struct keybuf *b, const struct trie *t,
+static int add_calltraces(struct str_sums *sums, struct strbuf *b, const struct trie *t,
 			  const char *event, uint64_t total, double calltrace_min)
 {
 	/* perf: u64 min_callchain_hits = callchain_total * (min_percent / 100) */
@@ -240,20 +174,20 @@ static int add_calltraces(struct key_sums *sums, struct keybuf *b, const struct 
 		err = put_prefix(b, "calltrace.", event);
 		for (node = i, depth = 0; !err && node != IDTAB_NONE && depth < 5; depth++) {
 			if (depth)
-				err = kb_putn(b, ".", 1);
+				err = sb_putn(b, ".", 1);
 			if (!err)
-				err = kb_put_symbol(b, t->hist->entries[t->nodes[node].entry].sym);
+				err = sb_put_symbol(b, t->hist->entries[t->nodes[node].entry].sym);
 			node = t->nodes[node].parent;
 		}
 		if (!err)
-			err = key_sums_add(sums, b->s, b->len, percent_hundredths(n->hits, total));
+			err = str_sums_add(sums, b->s, b->len, percent_hundredths(n->hits, total));
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int add_entries(struct key_sums *sums, struct keybuf *b, const struct hist *h,
+static int add_entries(struct str_sums *sums, struct strbuf *b, const struct hist *h,
 		       const char *event)
 {
 	size_t i;
@@ -264,15 +198,15 @@ static int add_entries(struct key_sums *sums, struct keybuf *b, const struct his
 
 		if (has_space(e->sym) || has_space(dso_basename(e->dso)))
 			continue;
-		err = put_prefix(b, "children.", event) ?: kb_put_symbol(b, e->sym) ?:
-		      key_sums_add(sums, b->s, b->len, percent_hundredths(e->children, h->total)) ?:
-		      put_prefix(b, "self.", event) ?: kb_put_symbol(b, e->sym) ?:
-		      key_sums_add(sums, b->s, b->len, percent_hundredths(e->self, h->total));
+		err = put_prefix(b, "children.", event) ?: sb_put_symbol(b, e->sym) ?:
+		      str_sums_add(sums, b->s, b->len, percent_hundredths(e->children, h->total)) ?:
+		      put_prefix(b, "self.", event) ?: sb_put_symbol(b, e->sym) ?:
+		      str_sums_add(sums, b->s, b->len, percent_hundredths(e->self, h->total));
 	}
 	return err;
 }
 
-static int add_graph(struct key_sums *sums, struct keybuf *b, const struct callgraph *cg,
+static int add_graph(struct str_sums *sums, struct strbuf *b, const struct callgraph *cg,
 		     const struct lkp_profile_opts *o, const char *event)
 {
 	struct hist h = { 0 };
@@ -290,18 +224,18 @@ static int add_graph(struct key_sums *sums, struct keybuf *b, const struct callg
 }
 
 /* LKP's event name: ':' -> '-', quotes removed ("cycles:pp" -> "cycles-pp"). */
-static int lkp_event_name(struct keybuf *b, const char *event)
+static int lkp_event_name(struct strbuf *b, const char *event)
 {
 	const char *p;
 	int err = 0;
 
 	for (p = event; *p && !err; p++) {
 		if (*p == ':')
-			err = kb_putn(b, "-", 1);
+			err = sb_putn(b, "-", 1);
 		else if (*p != '\'')
-			err = kb_putn(b, p, 1);
+			err = sb_putn(b, p, 1);
 	}
-	return err ?: kb_putn(b, "", 0);
+	return err ?: sb_putn(b, "", 0);	/* a string even when empty */
 }
 
 static int kv_cmp(const void *a, const void *b)
@@ -312,9 +246,9 @@ static int kv_cmp(const void *a, const void *b)
 int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 			   const struct lkp_profile_opts *o, struct kv_list *out)
 {
-	struct keybuf event = { 0 }, b = { 0 };
-	struct key_sums sums = { 0 };
-	int64_t min_hundredths;
+	struct strbuf event = { 0 }, b = { 0 };
+	struct str_sums sums = { 0 };
+	uint64_t min_hundredths;
 	size_t i, start;
 	int err;
 
@@ -322,7 +256,7 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 	    !isfinite(o->calltrace_min) || o->calltrace_min < 0)
 		return -EINVAL;
 	/* Printed values are hundredths, so "value >= min" is "hundredths >= ceil(min * 100)". */
-	min_hundredths = (int64_t)ceil(o->print_min * 100 - 1e-6);
+	min_hundredths = o->print_min > 0 ? (uint64_t)ceil(o->print_min * 100 - 1e-6) : 0;
 
 	err = lkp_event_name(&event, o->event);
 	for (i = 0; i < nr && !err; i++)
@@ -330,18 +264,18 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 
 	start = out->nr;
 	for (i = 0; i < sums.nr && !err; i++) {
-		if (sums.v[i].hundredths < min_hundredths)
+		if (sums.v[i].value < min_hundredths)
 			continue;
 		b.len = 0;
-		err = kb_puts(&b, "perf-profile.") ?: kb_puts(&b, sums.v[i].key) ?:
-		      kv_list_add(out, b.s, sums.v[i].hundredths / 100.0);
+		err = sb_puts(&b, "perf-profile.") ?: sb_puts(&b, sums.v[i].key) ?:
+		      kv_list_add(out, b.s, sums.v[i].value / 100.0);
 	}
 	if (!err && out->nr - start > 1)
 		qsort(out->items + start, out->nr - start, sizeof(*out->items), kv_cmp);
 
 	free(event.s);
 	free(b.s);
-	key_sums_release(&sums);
+	str_sums_release(&sums);
 	return err;
 }
 

@@ -141,6 +141,36 @@ const char *strpool_find(const struct strpool *sp, const char *s);
 bool strpool_owns(const struct strpool *sp, const char *s);
 void strpool_release(struct strpool *sp);
 
+/* ---- string -> sum maps ------------------------------------------------------------------ */
+
+/* Sums keyed by string, in first-seen order (v[0 .. nr)). Zero-initialise ({0}) to use. */
+struct str_sum {
+	const char	*key;		/* owned by the map */
+	uint64_t	value;
+};
+
+struct str_sums {
+	struct arena	mem;
+	struct str_sum	*v;
+	size_t		nr, alloc;
+	struct idtab	tab;
+};
+
+/* Add @value to the sum of the @len-byte key @key (created at 0). 0 or -ENOMEM. */
+int str_sums_add(struct str_sums *s, const char *key, size_t len, uint64_t value);
+void str_sums_release(struct str_sums *s);
+
+/* ---- string building ---------------------------------------------------------------------- */
+
+/* A growable NUL-terminated string. Zero-initialise ({0}); free(b.s) when done. */
+struct strbuf {
+	char	*s;
+	size_t	len, alloc;
+};
+
+int sb_putn(struct strbuf *b, const char *s, size_t n);	/* 0 or -ENOMEM */
+int sb_puts(struct strbuf *b, const char *s);
+
 /* ---- growable arrays ---------------------------------------------------------------------- */
 
 /* Make room for @need elements of @size bytes in *@p (capacity *@alloc). 0 or -ENOMEM. */
@@ -211,6 +241,6 @@ void json_string(FILE *fp, const char *s);
 const char *dso_basename(const char *dso);
 
 /* 100 * part / total rounded to 2 decimals exactly as printf("%.2f") does, in hundredths. */
-int64_t percent_hundredths(uint64_t part, uint64_t total);
+uint64_t percent_hundredths(uint64_t part, uint64_t total);
 
 #endif

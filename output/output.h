@@ -126,12 +126,18 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
 struct table_opts {
+	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
 };
 
-/* Like `perf report --children -g none --sort=dso,symbol`: Children%, Self%, dso, symbol. */
+/*
+ * Like `perf report --children -g none --sort=dso,symbol --stdio`: a '#' header (event, samples,
+ * total weight, column names), then one row per (module, symbol) with Children%, Self%, the
+ * module's basename and "[k] symbol" / "[.] symbol", sorted by Children then Self (descending).
+ * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
+ */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */

@@ -50,12 +50,12 @@ static inline size_t cg_test_parse(char *buf, struct cg_frame *f)
 	return n;
 }
 
-/* Add @samples samples of stack @text totalling @period, for task @comm (pid/tid -1). */
-static inline int cg_test_add(struct callgraph *cg, const char *comm, const char *text,
-			      uint64_t period, uint64_t samples)
+/* Add @samples samples of stack @text totalling @period, for task (@comm, @pid, @tid). */
+static inline int cg_test_add_task(struct callgraph *cg, const char *comm, int pid, int tid,
+				   const char *text, uint64_t period, uint64_t samples)
 {
 	struct cg_frame frames[CG_TEST_MAX_FRAMES];
-	struct cg_task task = { .comm = comm, .pid = -1, .tid = -1 };
+	struct cg_task task = { .comm = comm, .pid = pid, .tid = tid };
 	char *buf = strdup(text);
 	size_t n;
 	int err;
@@ -68,6 +68,12 @@ static inline int cg_test_add(struct callgraph *cg, const char *comm, const char
 	memset(buf, 'X', strlen(text));
 	free(buf);
 	return err;
+}
+
+static inline int cg_test_add(struct callgraph *cg, const char *comm, const char *text,
+			      uint64_t period, uint64_t samples)
+{
+	return cg_test_add_task(cg, comm, -1, -1, text, period, samples);
 }
 
 /* The value of @key in @l, NAN when absent. */
