@@ -170,6 +170,11 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
 	mb = stats_mean(b, nb);
 	va = sample_var(a, na) / na;
 	vb = sample_var(b, nb) / nb;
+	/* Spread below rounding noise of the means (e.g. 31.46 three times) is no spread. */
+	if (sqrt(va) <= 1e-12 * fabs(ma))
+		va = 0;
+	if (sqrt(vb) <= 1e-12 * fabs(mb))
+		vb = 0;
 	se2 = va + vb;
 	if (se2 == 0) {
 		/* No spread at all: either the same constant or certainly different. */
