@@ -24,6 +24,7 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(compare, "compare result sets across kernels, as LKP's tables")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
