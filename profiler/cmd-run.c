@@ -483,7 +483,7 @@ int cmd_run(int argc, char **argv)
 
 	wl_params_init(&c.p);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+r:e:o:lh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:e:o:lh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			c.nr_runs = (int)strtol(optarg, &end, 10);
