@@ -25,6 +25,7 @@ struct kprof_cmd {
  */
 #define KPROF_COMMANDS(X)							\
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
+	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
