@@ -24,6 +24,7 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(record, "sample events into a perf.data file (perf's format)")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
