@@ -24,6 +24,7 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
