@@ -31,6 +31,7 @@ struct layout {
 	uint32_t	*first;		/* per node: start of its children in order[] */
 	uint32_t	*nr_children;
 	double		total;		/* AFTER's total */
+	double		total_before;
 	double		before_scale;	/* BEFORE counts are multiplied by this */
 	double		min_count;	/* narrower frames are culled */
 	double		px_per_count;
@@ -167,6 +168,15 @@ static void put_count(FILE *fp, double v)
 	fwrite(out, 1, o, fp);
 }
 
+/* "N samples, P%" with P the share of @total */
+static void put_share(const struct layout *l, FILE *fp, double v, double total)
+{
+	put_count(fp, v);
+	fputc(' ', fp);
+	flame_xml_put(fp, l->countname, SIZE_MAX);
+	fprintf(fp, ", %.2f%%", total > 0 ? 100 * v / total : 0);
+}
+
 static void put_before_only(const struct layout *l, FILE *fp, uint32_t node)
 {
 	const struct flame_node *nodes = l->t->nodes;
@@ -181,15 +191,22 @@ static void put_before_only(const struct layout *l, FILE *fp, uint32_t node)
 			more++;
 			continue;
 		}
-		fputs(listed ? ", " : "\nonly in before: ", fp);
+		fputs(listed ? "; " : "\nonly in before: ", fp);
 		flame_xml_put(fp, c->name, SIZE_MAX);
-		fprintf(fp, " (%.2f%%)", 100 * c->total[FLAME_BEFORE] * l->before_scale / l->total);
+		fputs(" (", fp);
+		put_share(l, fp, c->total[FLAME_BEFORE], l->total_before);
+		fputc(')', fp);
 		listed++;
 	}
 	if (more)
 		fprintf(fp, " and %zu more", more);
 }
 
+/*
+ * Plain: "name (N samples, P%)". Differential: each side's count and share of its own total,
+ * then the inclusive and self deltas in percent of AFTER's total (BEFORE scaled unless
+ * no_normalize, so they are share changes when normalised, count changes otherwise).
+ */
 static void put_title(const struct layout *l, FILE *fp, const struct flame_node *n, uint32_t node)
 {
 	double after = n->total[FLAME_AFTER];
@@ -197,17 +214,15 @@ static void put_title(const struct layout *l, FILE *fp, const struct flame_node 
 	flame_xml_put(fp, n->name, SIZE_MAX);
 	fputs(" (", fp);
 	if (!l->o->diff) {
-		put_count(fp, after);
-		fputc(' ', fp);
-		flame_xml_put(fp, l->countname, SIZE_MAX);
-		fprintf(fp, ", %.2f%%)", 100 * after / l->total);
+		put_share(l, fp, after, l->total);
+		fputc(')', fp);
 		return;
 	}
 	fputs("before: ", fp);
-	put_count(fp, n->total[FLAME_BEFORE] * l->before_scale);
-	fprintf(fp, " = %.2f%%, after: ", 100 * n->total[FLAME_BEFORE] * l->before_scale / l->total);
-	put_count(fp, after);
-	fprintf(fp, " = %.2f%%, delta: %+.2f%%, self delta: %+.2f%%)", 100 * after / l->total,
+	put_share(l, fp, n->total[FLAME_BEFORE], l->total_before);
+	fputs("; after: ", fp);
+	put_share(l, fp, after, l->total);
+	fprintf(fp, "; delta: %+.2f%%, self delta: %+.2f%%)",
 		100 * (after - n->total[FLAME_BEFORE] * l->before_scale) / l->total,
 		100 * (n->self[FLAME_AFTER] - n->self[FLAME_BEFORE] * l->before_scale) / l->total);
 	put_before_only(l, fp, node);
@@ -306,6 +321,7 @@ static int layout_init(struct layout *l, const struct flame_tree *t,
 		return -EINVAL;
 	l->countname = o->countname ? o->countname : "samples";
 	l->total = flame_tree_total(t, FLAME_AFTER);
+	l->total_before = before;
 	l->before_scale = !o->no_normalize && before > 0 ? l->total / before : 1;
 	l->px_per_count = l->total > 0 ? (l->width - 2.0 * XPAD) / l->total : 0;
 	if (o->minwidth_percent)
