@@ -28,8 +28,9 @@ struct layout {
 	const struct flame_tree	*t;
 	const struct flame_svg_opts *o;
 	uint32_t	*order;		/* child indexes grouped by parent, each group sorted by name */
-	uint32_t	*first;		/* per node: start of its children in order[] */
+	uint32_t	*first;		/* per node: start of its children in order[], or NOT_SORTED */
 	uint32_t	*nr_children;
+	size_t		nr_ordered;
 	double		total;		/* AFTER's total */
 	double		total_before;
 	double		before_scale;	/* BEFORE counts are multiplied by this */
@@ -45,35 +46,48 @@ static int cmp_nodes(const void *a, const void *b, void *arg)
 {
 	const struct flame_node *nodes = arg;
 	const struct flame_node *x = &nodes[*(const uint32_t *)a], *y = &nodes[*(const uint32_t *)b];
-	int c;
+	int c = strcmp(x->name, y->name);
 
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	c = strcmp(x->name, y->name);
 	if (c)
 		return c;
 	return (x->flags > y->flags) - (x->flags < y->flags);
 }
 
-static int sort_children(struct layout *l)
+#define NOT_SORTED UINT32_MAX
+
+/*
+ * The children of @node sorted by name, as flamegraph.pl orders them. Sorted on first use only:
+ * culling leaves most nodes of a large profile unvisited, so sorting all of them would waste
+ * most of the time.
+ */
+static const uint32_t *children_of(struct layout *l, uint32_t node, uint32_t *nr)
 {
-	const struct flame_tree *t = l->t;
-	size_t n = t->nr;
+	const struct flame_node *nodes = l->t->nodes;
+
+	if (l->first[node] == NOT_SORTED) {
+		uint32_t n = 0;
+
+		l->first[node] = l->nr_ordered;
+		for (uint32_t c = nodes[node].first_child; c != FLAME_NONE; c = nodes[c].next_sibling)
+			l->order[l->nr_ordered + n++] = c;
+		qsort_r(l->order + l->nr_ordered, n, sizeof(*l->order), cmp_nodes, l->t->nodes);
+		l->nr_children[node] = n;
+		l->nr_ordered += n;
+	}
+	*nr = l->nr_children[node];
+	return l->order + l->first[node];
+}
+
+static int alloc_order(struct layout *l)
+{
+	size_t n = l->t->nr;
 
 	l->order = malloc(n * sizeof(*l->order));
-	l->first = calloc(n, sizeof(*l->first));
-	l->nr_children = calloc(n, sizeof(*l->nr_children));
+	l->first = malloc(n * sizeof(*l->first));
+	l->nr_children = malloc(n * sizeof(*l->nr_children));
 	if (!l->order || !l->first || !l->nr_children)
 		return -ENOMEM;
-	for (size_t i = 1; i < n; i++)
-		l->order[i - 1] = i;
-	qsort_r(l->order, n - 1, sizeof(*l->order), cmp_nodes, t->nodes);
-	for (size_t i = n - 1; i-- > 0;) {
-		uint32_t p = t->nodes[l->order[i]].parent;
-
-		l->first[p] = i;
-		l->nr_children[p]++;
-	}
+	memset(l->first, 0xff, n * sizeof(*l->first));	/* NOT_SORTED */
 	return 0;
 }
 
@@ -118,8 +132,11 @@ static int visit_drawn(struct layout *l, FILE *fp, visit_fn fn, size_t *nr_drawn
 
 		fn(l, fp, v.node, v.x, v.depth);
 		(*nr_drawn)++;
-		for (uint32_t i = 0; i < l->nr_children[v.node]; i++) {
-			uint32_t c = l->order[l->first[v.node] + i];
+		uint32_t nr;
+		const uint32_t *children = children_of(l, v.node, &nr);
+
+		for (uint32_t i = 0; i < nr; i++) {
+			uint32_t c = children[i];
 
 			if (drawn(l, &nodes[c]))
 				stack[sp++] = (struct visit){ c, v.depth + 1, x };
@@ -177,13 +194,16 @@ static void put_share(const struct layout *l, FILE *fp, double v, double total)
 	fprintf(fp, ", %.2f%%", total > 0 ? 100 * v / total : 0);
 }
 
-static void put_before_only(const struct layout *l, FILE *fp, uint32_t node)
+static void put_before_only(struct layout *l, FILE *fp, uint32_t node)
 {
 	const struct flame_node *nodes = l->t->nodes;
 	size_t listed = 0, more = 0;
 
-	for (uint32_t i = 0; i < l->nr_children[node]; i++) {
-		const struct flame_node *c = &nodes[l->order[l->first[node] + i]];
+	uint32_t nr;
+	const uint32_t *children = children_of(l, node, &nr);
+
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct flame_node *c = &nodes[children[i]];
 
 		if (c->total[FLAME_AFTER] > 0 || c->total[FLAME_BEFORE] <= 0)
 			continue;
@@ -207,7 +227,7 @@ static void put_before_only(const struct layout *l, FILE *fp, uint32_t node)
  * then the inclusive and self deltas in percent of AFTER's total (BEFORE scaled unless
  * no_normalize, so they are share changes when normalised, count changes otherwise).
  */
-static void put_title(const struct layout *l, FILE *fp, const struct flame_node *n, uint32_t node)
+static void put_title(struct layout *l, FILE *fp, const struct flame_node *n, uint32_t node)
 {
 	double after = n->total[FLAME_AFTER];
 
@@ -330,7 +350,7 @@ static int layout_init(struct layout *l, const struct flame_tree *t,
 		l->min_count = l->px_per_count > 0 ? o->minwidth / l->px_per_count : 0;
 	l->ypad1 = FONT_SIZE * 3 + (o->subtitle || o->diff ? FONT_SIZE * 2 : 0);
 	l->ypad2 = FONT_SIZE * 2 + 10;
-	return sort_children(l);
+	return alloc_order(l);
 }
 
 static void layout_release(struct layout *l)
