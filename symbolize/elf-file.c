@@ -6,6 +6,9 @@
  * dso__load_sym (functions, objects and visible text/data labels in allocated sections) and
  * finished like perf's dso (symtab.c), in the file's own address space.
  *
+ * C++ (and other) names are demangled with libiberty's cplus_demangle and no options, as perf
+ * 6.1 does by default: no parameters, so "ns::fn" rather than "ns::fn(int)".
+ *
  * A file is reported at address 0 in a Dwfl of its own, so every process mapping it shares it:
  * a runtime address becomes a file offset through the mapping, then an address in the file
  * through its PT_LOAD headers.
@@ -15,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,7 @@ struct sym_load {
 	struct load_seg	*segs;
 	size_t		nr_segs;
 	int		memfd;		/* backing an in-memory image, else -1 */
+	struct strpool	demangled;	/* names that are not libelf's strings */
 };
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (.debug, /usr/lib/debug) */
@@ -83,9 +88,17 @@ static int read_symbols(struct elf_syms *e)
 		Elf *elf = NULL;
 		Dwarf_Addr bias;
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		char *demangled;
 
 		if (!perf_keeps(&sym, name, shndx, elf))
 			continue;
+		demangled = cplus_demangle(name, DMGL_NO_OPTS);
+		if (demangled) {
+			name = strpool_intern(&e->priv->demangled, demangled);
+			free(demangled);
+			if (!name)
+				return -ENOMEM;
+		}
 		if (symtab_add(&e->tab, addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL))
 			return -ENOMEM;
 	}
@@ -244,6 +257,7 @@ void elf_syms_release(struct elf_syms *e)
 		if (l->memfd >= 0)
 			close(l->memfd);
 		free(l->segs);
+		strpool_release(&l->demangled);
 		free(l);
 	}
 	e->priv = NULL;

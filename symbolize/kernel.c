@@ -2,9 +2,10 @@
 /*
  * kernel.c - naming kernel addresses. Names come from a vmlinux through libdwfl when one is given
  * or found where perf looks, else from the kallsyms text; module symbols always come from
- * kallsyms. The kernel map is what perf 6.1 uses: the recording's "[kernel.kallsyms]_text" MMAP
- * ([_text, _etext) on x86_64), else _text/_etext from kallsyms. Addresses outside it and outside
- * every module are unknown, as in perf.
+ * kallsyms. The kernel map is what perf 6.1 ends up with: the recording's "[kernel.kallsyms]_text"
+ * MMAP ([_text, _etext) on x86_64, else _text/_etext from kallsyms), widened to the kernel
+ * symbols once they are loaded (map__fixup_start/end), so init text past _etext is named too.
+ * Addresses outside it and outside every module are unknown, as in perf.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -227,13 +228,34 @@ static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct c
 	}
 }
 
+/* The first and last kernel (not module) symbols of @t, shifted by @delta. */
+static void kernel_symbol_range(const struct symtab *t, uint64_t delta, uint64_t *lo,
+				uint64_t *hi)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr && t->v[i].dso; i++)
+		;
+	if (i < t->nr && t->v[i].start + delta < *lo)
+		*lo = t->v[i].start + delta;
+	for (i = t->nr; i > 0 && t->v[i - 1].dso; i--)
+		;
+	if (i > 0 && t->v[i - 1].end + delta > *hi)
+		*hi = t->v[i - 1].end + delta;
+}
+
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 		    struct strpool *pool)
 {
+	uint64_t lo = k->map_start, hi = k->map_end;
 	const struct sym_map *mod;
 	struct sym_entry *sym;
 
-	if (addr >= k->map_start && addr < k->map_end) {
+	if (k->have_vmlinux)
+		kernel_symbol_range(&k->vmlinux.tab, k->vmlinux_delta, &lo, &hi);
+	else if (k->have_kallsyms)
+		kernel_symbol_range(&k->ksyms.tab, 0, &lo, &hi);
+	if (addr >= lo && addr < hi) {
 		resolve_in_kernel_map(k, addr, e, pool);
 		return;
 	}

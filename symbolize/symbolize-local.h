@@ -6,6 +6,7 @@
  *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
  *   kallsyms.c  a kallsyms text into a symtab (one buffer, no allocation per line)
  *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
+ *   perfmap.c   a JIT's /tmp/perf-PID.map into a symtab
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
@@ -23,6 +24,12 @@
 
 #define KERNEL_DSO	"[kernel.kallsyms]"
 #define UNKNOWN_DSO	"[unknown]"
+
+/* ---- util.c ---------------------------------------------------------------------------------- */
+/* The whole file (/proc files included) in a malloc'd NUL-terminated buffer. 0 or -errno. */
+int read_whole_file(const char *path, char **out, size_t *len);
+/* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
+size_t parse_hex(const char **p, uint64_t *v);
 
 /* ---- ptrtable.c ------------------------------------------------------------------------------ */
 struct ptr_table {
@@ -67,6 +74,8 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
  * kernel/module boundary rule) and keep one symbol per start (symbols__fixup_duplicate).
  */
 void symtab_finish(struct symtab *t, bool kallsyms);
+/* Only sort (perf keeps a JIT map's symbols as written). */
+void symtab_sort(struct symtab *t);
 /* The symbol containing @addr, or NULL. */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 /* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
@@ -106,6 +115,10 @@ bool elf_syms_value(const struct elf_syms *e, const char *name, uint64_t *value)
 void elf_syms_release(struct elf_syms *e);
 /* Copy of the running process's vdso image (malloc'd), or NULL. */
 void *elf_live_vdso(size_t *len);
+
+/* ---- perfmap.c ------------------------------------------------------------------------------- */
+/* "START SIZE NAME" hex lines, as perf's dso__load_perf_map reads them. *buf owns the names. */
+int perfmap_load(struct symtab *t, char **buf, const char *path);
 
 /* ---- cache.c --------------------------------------------------------------------------------- */
 struct cache_entry {

@@ -128,7 +128,7 @@ static void drop_duplicates(struct symtab *t)
 	t->nr = out + 1;
 }
 
-void symtab_finish(struct symtab *t, bool kallsyms)
+void symtab_sort(struct symtab *t)
 {
 	bool sorted = true;
 
@@ -136,6 +136,11 @@ void symtab_finish(struct symtab *t, bool kallsyms)
 		sorted = t->v[i - 1].start <= t->v[i].start;
 	if (!sorted)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
+}
+
+void symtab_finish(struct symtab *t, bool kallsyms)
+{
+	symtab_sort(t);
 	fixup_end(t, kallsyms);
 	drop_duplicates(t);
 }
