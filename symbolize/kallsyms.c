@@ -85,13 +85,15 @@ int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *po
 		if (!parse_line(p, &addr, &type, &name, &module))
 			goto next;
 		any_address |= addr != 0;
-		if (!module && !strcmp(name, "_text"))
-			k->text_start = addr;
-		else if (!module && !strcmp(name, "_stext") && !k->text_start)
-			k->text_start = addr;
-		else if (!module && !strcmp(name, "_etext"))
-			k->text_end = addr;
-		if (!type_kept(type) || name[0] == '$' || sym_is_padding(name))
+		if (name[0] == '_' && !module) {
+			if (!strcmp(name, "_text"))
+				k->text_start = addr;
+			else if (!strcmp(name, "_stext") && !k->text_start)
+				k->text_start = addr;
+			else if (!strcmp(name, "_etext"))
+				k->text_end = addr;
+		}
+		if (!type_kept(type) || name[0] == '$' || (name[0] == '_' && sym_is_padding(name)))
 			goto next;
 		if (module) {
 			/* consecutive symbols share a module: intern once per run */
