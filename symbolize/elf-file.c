@@ -9,7 +9,8 @@
  * C++ (and other) names are demangled with libiberty's cplus_demangle and no options, as perf
  * 6.1 does by default: no parameters, so "ns::fn" rather than "ns::fn(int)".
  *
- * A file is reported at address 0 in a Dwfl of its own, so every process mapping it shares it:
+ * A file is reported at address 0 in a Dwfl of its own, read, and closed again (names copied), so
+ * every process mapping it shares one table and no file descriptor stays open per file:
  * a runtime address becomes a file offset through the mapping, then an address in the file
  * through its PT_LOAD headers.
  */
@@ -29,17 +30,10 @@
 
 #include "symbolize/symbolize-local.h"
 
-struct load_seg {
-	uint64_t	offset, filesz, memsz, vaddr;
-};
-
 struct sym_load {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
-	struct load_seg	*segs;
-	size_t		nr_segs;
 	int		memfd;		/* backing an in-memory image, else -1 */
-	struct strpool	demangled;	/* names that are not libelf's strings */
 };
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (.debug, /usr/lib/debug) */
@@ -76,9 +70,17 @@ static bool perf_keeps(const GElf_Sym *sym, const char *name, GElf_Word shndx, E
 	return secname && (strstr(secname, "text") || strstr(secname, "data"));
 }
 
-static int read_symbols(struct elf_syms *e)
+/* The kernel's placement markers, whatever their type. */
+static void note_marker(struct elf_syms *e, const char *name, uint64_t addr)
 {
-	Dwfl_Module *mod = e->priv->mod;
+	if (!strcmp(name, "_text") || (!strcmp(name, "_stext") && !e->text))
+		e->text = addr;
+	else if (!strcmp(name, "_etext"))
+		e->etext = addr;
+}
+
+static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
+{
 	int n = dwfl_module_getsymtab(mod);
 
 	for (int i = 0; i < n; i++) {
@@ -90,15 +92,16 @@ static int read_symbols(struct elf_syms *e)
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
 		char *demangled;
 
+		if (name && name[0] == '_')
+			note_marker(e, name, addr);
 		if (!perf_keeps(&sym, name, shndx, elf))
 			continue;
+		/* copied: the file is closed once the table is built */
 		demangled = cplus_demangle(name, DMGL_NO_OPTS);
-		if (demangled) {
-			name = strpool_intern(&e->priv->demangled, demangled);
-			free(demangled);
-			if (!name)
-				return -ENOMEM;
-		}
+		name = strpool_intern(&e->names, demangled ? demangled : name);
+		free(demangled);
+		if (!name)
+			return -ENOMEM;
 		if (symtab_add(&e->tab, addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL))
 			return -ENOMEM;
 	}
@@ -106,28 +109,39 @@ static int read_symbols(struct elf_syms *e)
 	return 0;
 }
 
-static int read_segments(struct sym_load *l)
+static int read_segments(struct elf_syms *e, Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(l->mod, &bias);
+	Elf *elf = dwfl_module_getelf(mod, &bias);
 	size_t n;
 
 	if (!elf || elf_getphdrnum(elf, &n))
 		return -ENOEXEC;
-	l->segs = calloc(n ? n : 1, sizeof(*l->segs));
-	if (!l->segs)
+	e->segs = calloc(n ? n : 1, sizeof(*e->segs));
+	if (!e->segs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		l->segs[l->nr_segs++] = (struct load_seg){
+		e->segs[e->nr_segs++] = (struct load_seg){
 			.offset = ph.p_offset, .filesz = ph.p_filesz, .memsz = ph.p_memsz,
 			.vaddr = ph.p_vaddr + bias,
 		};
 	}
 	return 0;
+}
+
+static void load_close(struct sym_load *l)
+{
+	if (!l)
+		return;
+	if (l->dwfl)
+		dwfl_end(l->dwfl);
+	if (l->memfd >= 0)
+		close(l->memfd);
+	free(l);
 }
 
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len)
@@ -162,28 +176,26 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 		err = access(path, R_OK) ? -errno : -ENOEXEC;
 		goto fail;
 	}
-	e->priv = l;
-	err = read_segments(l);
+	err = read_segments(e, l->mod);
 	if (!err)
-		err = read_symbols(e);
+		err = read_symbols(e, l->mod);
 	if (err)
-		goto fail_loaded;
+		goto fail;
+	if (e->tab.nr)
+		load_close(l);
+	else
+		e->dwarf = l;
 	return 0;
 fail:
-	e->priv = l;
-fail_loaded:
+	load_close(l);
 	elf_syms_release(e);
 	return err;
 }
 
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr)
 {
-	const struct sym_load *l = e->priv;
-
-	if (!l)
-		return false;
-	for (size_t i = 0; i < l->nr_segs; i++) {
-		const struct load_seg *s = &l->segs[i];
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct load_seg *s = &e->segs[i];
 
 		if (off >= s->offset && off < s->offset + s->filesz) {
 			*vaddr = off - s->offset + s->vaddr;
@@ -191,8 +203,8 @@ bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *
 		}
 	}
 	/* mappings are page granular: the page holding a segment's start belongs to it */
-	for (size_t i = 0; i < l->nr_segs; i++) {
-		const struct load_seg *s = &l->segs[i];
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct load_seg *s = &e->segs[i];
 
 		if (off >= (s->offset & ~4095ULL) && off < s->offset + s->memsz) {
 			*vaddr = off - s->offset + s->vaddr;
@@ -209,9 +221,9 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 	Dwarf_Addr bias, lowpc;
 	int n;
 
-	if (!e->priv)
+	if (!e->dwarf)
 		return NULL;
-	cu = dwfl_module_addrdie(e->priv->mod, vaddr, &bias);
+	cu = dwfl_module_addrdie(e->dwarf->mod, vaddr, &bias);
 	if (!cu)
 		return NULL;
 	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
@@ -225,42 +237,13 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 	return name;
 }
 
-bool elf_syms_value(const struct elf_syms *e, const char *name, uint64_t *value)
-{
-	int n;
-
-	if (!e->priv)
-		return false;
-	n = dwfl_module_getsymtab(e->priv->mod);
-	for (int i = 0; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *s = dwfl_module_getsym_info(e->priv->mod, i, &sym, &addr, NULL, NULL,
-							NULL);
-
-		if (s && !strcmp(s, name)) {
-			*value = addr;
-			return true;
-		}
-	}
-	return false;
-}
-
 void elf_syms_release(struct elf_syms *e)
 {
-	struct sym_load *l = e->priv;
-
+	load_close(e->dwarf);
 	symtab_release(&e->tab);
-	if (l) {
-		if (l->dwfl)
-			dwfl_end(l->dwfl);
-		if (l->memfd >= 0)
-			close(l->memfd);
-		free(l->segs);
-		strpool_release(&l->demangled);
-		free(l);
-	}
-	e->priv = NULL;
+	strpool_release(&e->names);
+	free(e->segs);
+	memset(e, 0, sizeof(*e));
 }
 
 void *elf_live_vdso(size_t *len)

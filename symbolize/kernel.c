@@ -73,8 +73,7 @@ static int load_vmlinux(struct kernel_syms *k, const char *path)
 	if (err)
 		return err;
 	drop_padding(&k->vmlinux.tab);
-	if (!elf_syms_value(&k->vmlinux, "_text", &k->vmlinux_text))
-		elf_syms_value(&k->vmlinux, "_stext", &k->vmlinux_text);
+	k->vmlinux_text = k->vmlinux.text;
 	k->have_vmlinux = true;
 	if (asprintf(&k->source, "vmlinux %s", path) < 0) {
 		k->source = NULL;
@@ -119,8 +118,6 @@ static uint64_t first_module_start(const struct kallsyms *ks)
 
 static void place_default_map(struct kernel_syms *k)
 {
-	uint64_t etext;
-
 	if (k->have_kallsyms && k->ksyms.text_start) {
 		k->map_start = k->ksyms.text_start;
 		k->map_end = k->ksyms.text_end ? k->ksyms.text_end : first_module_start(&k->ksyms);
@@ -128,7 +125,7 @@ static void place_default_map(struct kernel_syms *k)
 			k->vmlinux_delta = k->ksyms.text_start - k->vmlinux_text;
 	} else if (k->have_vmlinux) {
 		k->map_start = k->vmlinux_text;
-		k->map_end = elf_syms_value(&k->vmlinux, "_etext", &etext) ? etext : UINT64_MAX;
+		k->map_end = k->vmlinux.etext ? k->vmlinux.etext : UINT64_MAX;
 	} else {
 		k->map_start = 0;
 		k->map_end = UINT64_MAX;

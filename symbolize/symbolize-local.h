@@ -99,10 +99,21 @@ void kallsyms_release(struct kallsyms *k);
 
 /* ---- elf-file.c ------------------------------------------------------------------------------ */
 struct sym_load;
-/* One ELF file's symbols, loaded on first use and shared by every process mapping it. */
+struct load_seg {
+	uint64_t	offset, filesz, memsz, vaddr;
+};
+/*
+ * One ELF file's symbols, loaded on first use and shared by every process mapping it. Once the
+ * table is built the names are copied and the file closed (a system-wide profile maps thousands
+ * of files); only a file without symbols stays open, for DWARF names.
+ */
 struct elf_syms {
 	struct symtab	tab;		/* in the file's own address space (link addresses) */
-	struct sym_load	*priv;		/* libdwfl state; NULL when the file could not be read */
+	struct strpool	names;		/* the table's names */
+	struct load_seg	*segs;		/* PT_LOAD headers, for file offset -> address */
+	size_t		nr_segs;
+	uint64_t	text, etext;	/* _text (else _stext) and _etext, 0 when absent */
+	struct sym_load	*dwarf;		/* libdwfl state kept for DWARF names, or NULL */
 };
 /* Load @path (NULL with @image: an in-memory ELF such as the vdso). 0 or -errno. */
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
@@ -110,8 +121,6 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
 const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64_t *start);
-/* Value of symbol @name, for placing a vmlinux (_text, _etext). false when absent. */
-bool elf_syms_value(const struct elf_syms *e, const char *name, uint64_t *value);
 void elf_syms_release(struct elf_syms *e);
 /* Copy of the running process's vdso image (malloc'd), or NULL. */
 void *elf_live_vdso(size_t *len);

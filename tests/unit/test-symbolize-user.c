@@ -181,8 +181,22 @@ static void test_cache_and_fork(struct sym_session *s, pid_t pid)
 	is_str(b.sym, "symfix_user_target", "... the parent still sees the function");
 }
 
+static int open_fds(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += access(path, F_OK) == 0;
+	}
+	return n;
+}
+
 int main(void)
 {
+	int fds;
+
 	struct sym_opts o = { .no_vmlinux_search = true };
 	struct sym_session *s;
 	struct sym_stats st;
@@ -193,8 +207,10 @@ int main(void)
 	if (!s)
 		skip_all("no session: %s", strerror(errno));
 	ok(add_self_maps(s, pid, &stack_addr) > 0, "mappings of /proc/self/maps added");
+	fds = open_fds();
 	test_own_functions(s, pid);
 	test_libc(s, pid);
+	is_int(open_fds(), fds, "files read for their symbols are closed again");
 	test_special(s, pid, stack_addr);
 	test_cache_and_fork(s, pid);
 	test_jit_map(s);
