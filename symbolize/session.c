@@ -137,12 +137,14 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
 	char jit_map[64];
 	const char *path;
 
-	if (!filename || !len || start + len < start)
+	if (!filename)
 		return -EINVAL;
 	if (pid == -1) {
 		s->kernel_gen++;
 		return kernel_add_map(&s->kernel, start, len, pgoff, filename, &s->pool);
 	}
+	if (!len || start + len < start)
+		return -EINVAL;
 	if (is_jit_mapping(filename)) {
 		snprintf(jit_map, sizeof(jit_map), "/tmp/perf-%d.map", (int)pid);
 		filename = jit_map;

@@ -93,8 +93,8 @@ static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
 
 /*
  * symbols__fixup_end: a symbol without size ends where the next begins, except that in kallsyms
- * the last symbol before a change between kernel and module (or, as perf does since 6.2, between
- * two modules) ends at the next page, so the gap is not swallowed.
+ * the last symbol before a change between kernel and module (or, as later perf versions do,
+ * between two modules) ends at the next page, so the gap is not swallowed.
  */
 static void fixup_end(struct symtab *t, bool kallsyms)
 {
