@@ -109,6 +109,82 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 	return 0;
 }
 
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols: "fn@plt" for each .rela.plt entry, laid out from the
+ * .plt section's file offset after a header of one entry (x86_64), sh_entsize apart. Like perf,
+ * added after the end fix-ups.
+ */
+static int synthesize_plt(struct elf_syms *e, Elf *elf)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr;
+	Elf_Scn *rel = section_by_name(elf, ".rela.plt", &rel_shdr), *dynsym;
+	Elf_Data *rels, *syms;
+	uint64_t start;
+	char name[1024];
+
+	if (!rel)
+		rel = section_by_name(elf, ".rel.plt", &rel_shdr);
+	dynsym = rel ? elf_getscn(elf, rel_shdr.sh_link) : NULL;
+	if (!dynsym || !gelf_getshdr(dynsym, &dynsym_shdr) || dynsym_shdr.sh_type != SHT_DYNSYM ||
+	    !section_by_name(elf, ".plt", &plt_shdr) || !rel_shdr.sh_entsize ||
+	    !elf_syms_offset_to_vaddr(e, plt_shdr.sh_offset, &start))
+		return 0;
+	rels = elf_getdata(rel, NULL);
+	syms = elf_getdata(dynsym, NULL);
+	if (!rels || !syms)
+		return 0;
+	start += plt_shdr.sh_entsize;
+	for (size_t i = 0; i < rel_shdr.sh_size / rel_shdr.sh_entsize; i++) {
+		GElf_Rela rela;
+		GElf_Rel r;
+		GElf_Sym sym;
+		const char *sname;
+		char *demangled;
+		uint64_t info;
+
+		if (rel_shdr.sh_type == SHT_RELA && gelf_getrela(rels, (int)i, &rela))
+			info = rela.r_info;
+		else if (rel_shdr.sh_type == SHT_REL && gelf_getrel(rels, (int)i, &r))
+			info = r.r_info;
+		else
+			break;
+		if (!gelf_getsym(syms, (int)GELF_R_SYM(info), &sym))
+			break;
+		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
+		if (!sname)
+			break;
+		demangled = cplus_demangle(sname, DMGL_NO_OPTS);
+		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
+		free(demangled);
+		sname = strpool_intern(&e->names, name);
+		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
+					 NULL))
+			return -ENOMEM;
+		start += plt_shdr.sh_entsize;
+	}
+	symtab_sort(&e->tab);
+	return 0;
+}
+
 static int read_segments(struct elf_syms *e, Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
@@ -179,6 +255,11 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 	err = read_segments(e, l->mod);
 	if (!err)
 		err = read_symbols(e, l->mod);
+	if (!err && e->tab.nr) {
+		Dwarf_Addr bias;
+
+		err = synthesize_plt(e, dwfl_module_getelf(l->mod, &bias));
+	}
 	if (err)
 		goto fail;
 	if (e->tab.nr)

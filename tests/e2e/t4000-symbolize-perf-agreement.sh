@@ -3,9 +3,8 @@
 # a shared library of our own, libc and the kernel (through /proc/kallsyms), per command and
 # system wide. perf script gives perf's names and the mappings; sym-resolve gives ours.
 #
-# Known differences, handled explicitly: perf 6.1 names a sample in a kernel function's padding
-# "__pfx_<fn>" (kprof skips the padding symbols as current perf does), and perf synthesizes
-# "<fn>@plt" names for PLT stubs, which kprof does not.
+# Known difference, handled explicitly: perf 6.1 names a sample in a kernel function's padding
+# "__pfx_<fn>" (kprof skips the padding symbols as current perf does).
 . "$(dirname "$0")/lib.sh"
 
 SYMFIX=$FIXTURES/symbolize
@@ -19,8 +18,8 @@ compare_with_perf() {
 	cut -f2,3 resolved.txt >got.txt
 	[ "$(wc -l <expect.txt)" -eq "$(wc -l <got.txt)" ]
 	paste -d'|' expect.txt got.txt >pairs.txt
-	# a known difference: perf 6.1's padding and PLT names
-	awk -F'|' '$1 != $2 && $1 !~ /^(__pfx_|__cfi_)/ && $1 !~ /@plt\t/' pairs.txt >diff.txt
+	# the known difference: perf 6.1's padding names
+	awk -F'|' '$1 != $2 && $1 !~ /^(__pfx_|__cfi_)/' pairs.txt >diff.txt
 	known=$(awk -F'|' '$1 != $2' pairs.txt | wc -l)
 	say "$(wc -l <pairs.txt) frames, $known differ, $(wc -l <diff.txt) unexplained; $(cat stats.txt)"
 	if [ -s diff.txt ]; then

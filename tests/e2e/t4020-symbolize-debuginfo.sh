@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# User-space symbols that are not in the mapped file itself: a stripped library whose symbols
-# are in a separate file named by .gnu_debuglink, and one with an xz MiniDebugInfo section
-# (.gnu_debugdata). A local function, absent from .dynsym, is the witness; a stripped copy
-# without either is the control that shows it cannot be named otherwise.
+# User-space symbols that are not plain .symtab entries of the mapped file: a stripped library
+# whose symbols are in a separate file named by .gnu_debuglink, one with an xz MiniDebugInfo
+# section (.gnu_debugdata) -- a local function, absent from .dynsym, is the witness, and a
+# stripped copy without either is the control -- and PLT stubs, which perf names "fn@plt".
 . "$(dirname "$0")/lib.sh"
 
 SYMFIX=$FIXTURES/symbolize
@@ -42,6 +42,19 @@ test_expect_success 'stripped with .gnu_debugdata (MiniDebugInfo): named from it
 	readelf -S "$SYMFIX/minidebug/libsymfix.so" | grep -q gnu_debugdata &&
 	test "$(resolve "$SYMFIX/minidebug/libsymfix.so" symfix_lib_local)" = symfix_lib_local &&
 	test "$(resolve "$SYMFIX/minidebug/libsymfix.so" symfix_lib_inner)" = symfix_lib_inner
+'
+
+test_expect_success 'PLT stubs are named fn@plt, as perf and objdump name them' '
+	exe=$SYMFIX/symfix &&
+	objdump -d -j .plt "$exe" | sed -n "s/^\([0-9a-f]*\) <\(.*@plt\)>:$/\1 \2/p" >plt &&
+	[ "$(wc -l <plt)" -ge 3 ] &&
+	echo "map 7 0x555555555000 0x1000 0x1000 $exe" >cmds &&
+	while read -r addr name; do
+		printf "u 7 0x%x\n" $((0x555555554000 + 0x$addr + 3)) >>cmds
+		echo "$name" >>expect
+	done <plt &&
+	"$SYMFIX/sym-resolve" --no-vmlinux-search <cmds | cut -f2 >got &&
+	test_cmp expect got
 '
 
 test_done
