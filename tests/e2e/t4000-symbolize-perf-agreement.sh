@@ -48,7 +48,7 @@ test_expect_success PERF,PERF_EVENTS,KALLSYMS 'a repeated address is a cache hit
 	[ "$hits" -gt "$lookups" ]
 '
 
-test_expect_success PERF,PERF_EVENTS,KALLSYMS 'every frame has perf 6.1 names (-a, forks and execs)' '
+test_expect_success PERF,PERF_EVENTS,KALLSYMS 'every frame has perf 6.1 names (-a: forks, execs)' '
 	perf record -q -a -g -e cpu-clock -F 1000 -o all.data -- \
 		sh -c "\"$SYMFIX/symfix\" 200; ls / >/dev/null" 2>err &&
 	compare_with_perf all.data &&
