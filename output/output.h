@@ -36,6 +36,9 @@ struct cg_frame {
 	const char	*dso;		/* module: "[kernel.kallsyms]", a path, "[unknown]"; never NULL */
 	uint64_t	addr;		/* kept only for unresolved frames (collapse --addrs), else 0 */
 	unsigned int	flags;		/* enum cg_frame_flags */
+	uint64_t	sym_start;	/* the symbol's start address when known, else 0: perf keeps
+					 * same-named symbols of one module apart by it (two static
+					 * "cmp" in the kernel are two report entries) */
 };
 
 struct cg_task {
@@ -59,6 +62,13 @@ void callgraph_free(struct callgraph *cg);		/* NULL-safe */
 /* Add one sample (or @samples identical ones) of total weight @period. */
 int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples);
+
+/*
+ * The graph's own copy of @s (NULL with errno ENOMEM), alive until callgraph_free(). Optional:
+ * frames whose strings were interned here are added without hashing the text again, which
+ * makes callgraph_add() faster when a caller caches symbol names.
+ */
+const char *callgraph_intern(struct callgraph *cg, const char *s);
 
 uint64_t callgraph_total_period(const struct callgraph *cg);
 uint64_t callgraph_total_samples(const struct callgraph *cg);
@@ -100,21 +110,34 @@ struct lkp_profile_opts {
 /*
  * Append perf-profile.{calltrace,children,self}.<event>.* keys for @cg to @out, exactly as LKP's
  * parser derives them from `perf report --children --header -U -g folded,0.5,callee
- * --sort=dso,symbol` (see docs/report.md). Unresolved frames are dropped, samples whose own IP
+ * --sort=dso,symbol` (see docs/formats.md). Unresolved frames are dropped, samples whose own IP
  * is unresolved are dropped; percentages are of the remaining total.
  */
 int lkp_profile_keys(const struct callgraph *cg, const struct lkp_profile_opts *o,
 		     struct kv_list *out);
+/*
+ * The same over several events' graphs, all filed under o->event and summed key by key before
+ * the print threshold, as LKP's parser does with a multi-event report (it names every section
+ * after the first event). Keys are appended to @out sorted bytewise.
+ */
+int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
+			   const struct lkp_profile_opts *o, struct kv_list *out);
 
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
 struct table_opts {
+	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
 };
 
-/* Like `perf report --children -g none --sort=dso,symbol`: Children%, Self%, dso, symbol. */
+/*
+ * Like `perf report --children -g none --sort=dso,symbol --stdio`: a '#' header (event, samples,
+ * total weight, column names), then one row per (module, symbol) with Children%, Self%, the
+ * module's basename and "[k] symbol" / "[.] symbol", sorted by Children then Self (descending).
+ * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
+ */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
