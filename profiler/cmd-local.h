@@ -24,6 +24,7 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(collapse, "folded stacks, like stackcollapse-perf.pl")			\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

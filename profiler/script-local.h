@@ -35,6 +35,7 @@ struct script_stats {
 	uint64_t	samples;	/* samples added to the call graph */
 	uint64_t	malformed;	/* lines the Perl script reports as "Unrecognized line" */
 	uint64_t	skipped_events;	/* samples of other events than the one kept */
+	uint64_t	binary;		/* malformed lines holding NUL bytes: not text at all */
 	char		event[128];	/* the event kept ("" when no header named one) */
 };
 

@@ -186,6 +186,7 @@ static int frame_line(struct parser *p, const char *s, size_t n)
 		return -ENOMEM;
 	if (e->bad) {
 		p->st->malformed++;
+		p->st->binary += memchr(s, '\0', n) != NULL;
 		return 0;
 	}
 	if (!p->open || !e->nr)
