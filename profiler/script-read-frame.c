@@ -121,9 +121,10 @@ static bool jit_module(const char *m, size_t n)
 	return false;
 }
 
+/* m/^\[|vmlinux$/ && !~ /unknown/ */
 static bool kernel_module(const char *m, size_t n)
 {
-	if (n == 9 && !memcmp(m, "[unknown]", 9))
+	if (memmem(m, n, "unknown", 7))
 		return false;
 	return (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7));
 }
