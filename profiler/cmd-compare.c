@@ -165,7 +165,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ap:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o.all = true;

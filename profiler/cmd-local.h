@@ -25,6 +25,7 @@ struct kprof_cmd {
  */
 #define KPROF_COMMANDS(X)							\
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
+	X(plot, "plot one metric's per-run values of two result sets")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
