@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "output/output.h"
+#include "output/plot-local.h"
 
 #define SVG_W		640
 #define SVG_H		400
@@ -56,23 +57,6 @@ static double sy(const struct svg_axes *a, double v)
 	return SVG_TOP + h - h * (v - a->lo) / (a->hi - a->lo);
 }
 
-static void range(const double *g, size_t ng, const double *b, size_t nb, struct svg_axes *a)
-{
-	double mn = INFINITY, mx = -INFINITY, pad;
-
-	for (size_t i = 0; i < ng; i++) {
-		mn = fmin(mn, g[i]);
-		mx = fmax(mx, g[i]);
-	}
-	for (size_t i = 0; i < nb; i++) {
-		mn = fmin(mn, b[i]);
-		mx = fmax(mx, b[i]);
-	}
-	pad = mn == mx ? (mn ? fabs(mn) * 0.01 : 1) : (mx - mn) * 0.05;
-	a->lo = mn - pad;
-	a->hi = mx + pad;
-}
-
 static void star(FILE *fp, double x, double y)
 {
 	fprintf(fp, "<path d=\"M%.1f %.1fv10M%.1f %.1fh10M%.1f %.1fl7 7M%.1f %.1fl7 -7\" "
@@ -84,16 +68,13 @@ int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood
 		   const char *good_label, const double *bad, size_t nbad, const char *bad_label)
 {
 	struct svg_axes a;
+	double pad;
 
-	if (!ngood && !nbad)
+	if (plot_data_range(good, ngood, bad, nbad, &a.lo, &a.hi))
 		return -EINVAL;
-	for (size_t i = 0; i < ngood; i++)
-		if (!isfinite(good[i]))
-			return -EINVAL;
-	for (size_t i = 0; i < nbad; i++)
-		if (!isfinite(bad[i]))
-			return -EINVAL;
-	range(good, ngood, bad, nbad, &a);
+	pad = (a.hi - a.lo) * 0.05;
+	a.lo -= pad;
+	a.hi += pad;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">\n"

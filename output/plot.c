@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "output/plot-local.h"
 
 #define PLOT_MIN_W	30
 #define PLOT_MIN_H	8
@@ -64,28 +65,31 @@ static double tic_step(double range)
 	return tics * power;
 }
 
-static void y_range(const double *a, size_t na, const double *b, size_t nb, double *lo,
-		    double *hi, double *step)
+int plot_data_range(const double *a, size_t na, const double *b, size_t nb, double *lo,
+		    double *hi)
 {
-	double mn = INFINITY, mx = -INFINITY;
+	const double *v[2] = { a, b };
+	size_t n[2] = { na, nb };
 
-	for (size_t i = 0; i < na; i++) {
-		mn = fmin(mn, a[i]);
-		mx = fmax(mx, a[i]);
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < n[s]; i++) {
+			if (!isfinite(v[s][i]))
+				return -EINVAL;
+			*lo = fmin(*lo, v[s][i]);
+			*hi = fmax(*hi, v[s][i]);
+		}
 	}
-	for (size_t i = 0; i < nb; i++) {
-		mn = fmin(mn, b[i]);
-		mx = fmax(mx, b[i]);
-	}
-	if (mn == mx) {
-		double d = mn ? fabs(mn) * 0.01 : 1;
+	if (!na && !nb)
+		return -EINVAL;
+	if (*lo == *hi) {
+		double d = *lo ? fabs(*lo) * 0.01 : 1;
 
-		mn -= d;
-		mx += d;
+		*lo -= d;
+		*hi += d;
 	}
-	*step = tic_step(mx - mn);
-	*lo = floor(mn / *step) * *step;
-	*hi = ceil(mx / *step) * *step;
+	return 0;
 }
 
 struct frame {
@@ -194,19 +198,16 @@ int plot_write_ascii(FILE *fp, const char *title, const double *good, size_t ngo
 	int label_w;
 
 	if (width < PLOT_MIN_W || height < PLOT_MIN_H || width > 1000 || height > 1000 ||
-	    (!ngood && !nbad))
+	    plot_data_range(good, ngood, bad, nbad, &f.lo, &f.hi))
 		return -EINVAL;
-	for (size_t i = 0; i < ngood; i++)
-		if (!isfinite(good[i]))
-			return -EINVAL;
-	for (size_t i = 0; i < nbad; i++)
-		if (!isfinite(bad[i]))
-			return -EINVAL;
+	/* autoscale extends the range to whole tic steps */
+	step = tic_step(f.hi - f.lo);
+	f.lo = floor(f.lo / step) * step;
+	f.hi = ceil(f.hi / step) * step;
 	c.cells = malloc((size_t)width * height);
 	if (!c.cells)
 		return -ENOMEM;
 	memset(c.cells, ' ', (size_t)width * height);
-	y_range(good, ngood, bad, nbad, &f.lo, &f.hi, &step);
 	label_w = label_width(&f, step);
 	f = (struct frame){ label_w + 1, width - 2, 2, height - 2, f.lo, f.hi };
 	title_line(&c, title);

@@ -3,17 +3,7 @@
 # stats.json, kernel directories with matrix.json, a matrix.json path), labels, options, and bad
 # input. Report 004's aim9 row is rebuilt from the raw per-run values quoted in its thread.
 . "$(dirname "$0")/lib.sh"
-
-# make_runs DIR KEY V1 V2 ...: one run directory per value, each with a one-key stats.json.
-make_runs() {
-	local dir=$1 key=$2 i=0
-	shift 2
-	for v in "$@"; do
-		mkdir -p "$dir/$i"
-		printf '{"%s": %s}\n' "$key" "$v" >"$dir/$i/stats.json"
-		i=$((i + 1))
-	done
-}
+. "$KPROF_SRC/tests/e2e/lib-compare.sh"
 
 R=RESULTS/aim9/300s-brk_test
 BASE=$R/fc21959f74bc1138

@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # kprof plot: LKP's bisect-style plot of one metric's per-run values, ASCII and SVG.
 . "$(dirname "$0")/lib.sh"
-
-make_runs() {
-	local dir=$1 key=$2 i=0
-	shift 2
-	for v in "$@"; do
-		mkdir -p "$dir/$i"
-		printf '{"%s": %s, "aim9.other": 1}\n' "$key" "$v" >"$dir/$i/stats.json"
-		i=$((i + 1))
-	done
-}
+. "$KPROF_SRC/tests/e2e/lib-compare.sh"
+EXTRA_STATS='"aim9.other": 1'
 
 make_runs base aim9.brk_test.ops_per_sec 1351624.95 1316322.79 1330363.33 1289563.33 1314100.0 \
 	1335475.48
