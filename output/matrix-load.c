@@ -95,7 +95,8 @@ static int list_runs(const char *dir, char ***out, size_t *nr, char *err, size_t
 		(*nr)++;
 	}
 	closedir(d);
-	qsort(runs, *nr, sizeof(*runs), run_cmp);
+	if (*nr)
+		qsort(runs, *nr, sizeof(*runs), run_cmp);
 	*out = runs;
 	return 0;
 nomem:
