@@ -296,7 +296,10 @@ struct compare_result {
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);
 void compare_result_release(struct compare_result *r);	/* NULL-safe */
-/* LKP's table of the listed rows (plus --stats columns and --raw lines when asked). */
+/*
+ * LKP's table of the listed rows (plus --stats columns and --raw lines when asked), ending with
+ * a blank line; nothing at all when no row is listed (as LKP).
+ */
 int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
 /* Everything as one JSON object (see docs/compare.md). */
 int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);

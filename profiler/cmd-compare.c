@@ -246,13 +246,15 @@ int cmd_compare(int argc, char **argv)
 		if (ret)
 			pr_err("compare: writing the output: %s", strerror(-ret));
 	}
-	if (!ret && !o.all && !json && !perf_profile) {
+	if (!ret && !json && !perf_profile && !r.nr_listed) {
 		bool few = true;
 
 		for (size_t i = 0; i < sets.nr; i++)
 			few &= sets.m[i].nr_runs < 3;
 		if (few)
-			pr_warn("no set has 3 runs: LKP lists no row (use -a to see all)");
+			pr_warn("no set has 3 runs: LKP lists no row (-a lists every row)");
+		else
+			pr_info("no row changed by LKP's rules (-a lists every row)");
 	}
 	compare_result_release(&r);
 	compare_sets_release(&sets);
