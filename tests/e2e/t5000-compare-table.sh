@@ -64,6 +64,16 @@ test_expect_success 'a row LKP would not list is not listed; -a lists it' '
 	grep -q "^    100.00            +0.0%     100.00        aim9.x$" out
 '
 
+test_expect_success 'meta.json "family" makes a workload the test (1% rule, listed first)' '
+	make_runs fam/a mybench.ops 100 100 100 &&
+	make_runs fam/b mybench.ops 103 103 103 &&
+	"$KPROF" compare fam/a fam/b >out 2>&1 &&
+	! grep -q mybench.ops out &&
+	printf "{\"family\": \"mybench\"}" >fam/a/0/meta.json &&
+	"$KPROF" compare fam/a fam/b >out &&
+	grep -q "^    100.00            +3.0%     103.00        mybench.ops$" out
+'
+
 test_expect_success 'two runs per side: nothing listed, and a warning says why' '
 	make_runs two/a aim9.x 1 1 &&
 	make_runs two/b aim9.x 9 9 &&
