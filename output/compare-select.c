@@ -56,22 +56,25 @@ static const char *const perf_metric_prefixes[] = {
 
 /*
  * etc/perf-metrics-threshold.yaml entries quoted by the spec (the file itself was not available
- * to us): the first whose ^pattern$ matches decides. Patterns here are "prefix*suffix" globs
- * equivalent to the regexes (".*" is the only wildcard they use).
+ * to us): the first whose ^pattern$ matches decides. Here as prefix, suffix (".*" before it) and
+ * an optional trailing ".*"; the regexes' "." before "time" is any character, which for real keys
+ * is the '.' written here.
  */
 static const struct {
 	const char	*prefix, *suffix;	/* key = <prefix> anything <suffix>, or exact */
 	bool		wild;
+	bool		trailing;	/* a ".*" after the suffix: it may occur anywhere after */
 	double		v;
 	bool		is_int;
 } thresholds[] = {
-	{ "", ".time.system_time", true, 10, true },
-	{ "", ".time.user_time", true, 10, true },
-	{ "", ".time.minor_page_faults", true, 1000, true },
-	{ "", ".time.voluntary_context_switches", true, 1000, true },
-	{ "perf-profile.", "", true, 1, true },
-	{ "vmstat.system.cs", "", false, 100, true },
-	{ "vmstat.cpu.sy", "", false, 50, true },
+	{ "", ".time.system_time", true, false, 10, true },
+	{ "", ".time.user_time", true, false, 10, true },
+	{ "", ".time.minor_page_faults", true, false, 1000, true },
+	{ "", ".time.voluntary_context_switches", true, false, 1000, true },
+	{ "", ".time.elapsed_time", true, true, 10, true },
+	{ "perf-profile.", "", true, false, 1, true },
+	{ "vmstat.system.cs", "", false, false, 100, true },
+	{ "vmstat.cpu.sy", "", false, false, 50, true },
 };
 
 static bool starts_with(const char *s, const char *prefix)
@@ -144,10 +147,17 @@ bool lkp_is_perf_metric(const char *key, const struct lkp_select_opts *o)
 bool lkp_reasonable_change(const char *key, double delta, double max)
 {
 	for (size_t i = 0; i < sizeof(thresholds) / sizeof(*thresholds); i++) {
-		bool match = thresholds[i].wild ?
-			strlen(key) >= strlen(thresholds[i].prefix) + strlen(thresholds[i].suffix) &&
-			starts_with(key, thresholds[i].prefix) && ends_with(key, thresholds[i].suffix) :
-			!strcmp(key, thresholds[i].prefix);
+		const char *rest = key + strlen(thresholds[i].prefix);
+		bool match;
+
+		if (!thresholds[i].wild)
+			match = !strcmp(key, thresholds[i].prefix);
+		else if (!starts_with(key, thresholds[i].prefix))
+			match = false;
+		else if (thresholds[i].trailing)	/* "<prefix>.*<suffix>.*" */
+			match = strstr(rest, thresholds[i].suffix);
+		else
+			match = ends_with(rest, thresholds[i].suffix);
 
 		if (!match)
 			continue;

@@ -127,8 +127,8 @@ static void test_ratio_thresholds(void)
 	   "sched_debug: 5%% threshold");
 	ok(!changed("turbostat.IPC", side(base, 4), side(up3, 4)),
 	   "turbostat.IPC is not a perf-metric prefix: 5%%");
-	ok(changed("vm-scalability.time.elapsed_time", side(base, 4), side(up3, 4)),
-	   "*.time.* keys are perf metrics");
+	ok(changed("mymonitor.time.x", side(base, 4), side(up3, 4)),
+	   "*.time.* keys of any prefix are perf metrics (pattern)");
 	/* spec/unit/lib/stats_spec.rb (lkp-tests), #skip_small_change? at ratio 1.04 */
 	ok(!changed("unknown.stat", side(base, 4), side(N(104, 104, 104, 104), 4)),
 	   "unknown.stat +4%%: not a perf metric, not listed");
@@ -165,6 +165,11 @@ static void test_reasonable(void)
 		    side(N(9000, 9000, 9000), 3)), "interrupts: max <= 10000 is not listed");
 	ok(changed("interrupts.CPU0.LOC", side(N(50000, 50000, 50000), 3),
 		   side(N(90000, 90000, 90000), 3)), "interrupts: max > 10000 is listed");
+	ok(!lkp_reasonable_change("aim9.time.elapsed_time", 0.06, 1.1),
+	   ".*.time.elapsed_time.*: 10 -- max 1.1 is unreasonable");
+	ok(!lkp_reasonable_change("aim9.time.elapsed_time.max", 4, 30),
+	   "... also with a suffix: delta 4 < 5");
+	ok(lkp_reasonable_change("aim9.time.elapsed_time.max", 6, 30), "... delta 6, max 30 ok");
 	ok(lkp_reasonable_change("vmstat.system.cs", 60, 200), "vmstat.system.cs 60/200 ok");
 	ok(!lkp_reasonable_change("vmstat.system.cs", 40, 200), "vmstat.system.cs delta 40 < 50");
 }
