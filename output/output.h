@@ -353,6 +353,12 @@ int matrix_write_json(FILE *fp, const struct matrix *m);
  */
 int matrix_load_set(const char *path, struct matrix *m, char **label, char **set_dir,
 		    char *err, size_t errlen);
+/*
+ * The first of @fields that is a non-empty string in <set_dir>/meta.json, else in the first
+ * run's meta.json (next to m->sources[0]); malloc'ed, NULL when there is none.
+ */
+char *matrix_set_meta_string(const char *set_dir, const struct matrix *m,
+			     const char *const *fields, size_t nr_fields);
 void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
 const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
 
@@ -393,12 +399,16 @@ struct lkp_side {
 struct lkp_select_opts {
 	double	pp_threshold;		/* LKP -p; default 5 */
 	bool	pp_threshold_float;	/* -p given: a Float threshold, else LKP's Integer 5 */
+	const char *const *tests;	/* more test names (meta.json "family"), borrowed */
+	size_t	nr_tests;
 };
 /* Would LKP's _get_changed_stats list @key comparing @new against @base? */
 bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct lkp_side *new,
 		      const struct lkp_select_opts *o);
-bool lkp_is_monitor(const char *key);		/* first component names an LKP monitor */
-bool lkp_is_perf_metric(const char *key);	/* LKP's perf_metric?: 1% threshold */
+/* The first component names a performance test (built-in LKP list or @o->tests). */
+bool lkp_is_test(const char *key, const struct lkp_select_opts *o);
+/* LKP's perf_metric?: a 1% change suffices. @o may be NULL. */
+bool lkp_is_perf_metric(const char *key, const struct lkp_select_opts *o);
 bool lkp_is_absolute_change(const char *key);	/* perf-profile.* or ending in '%' */
 bool lkp_reasonable_change(const char *key, double delta, double max);
 
@@ -443,7 +453,10 @@ struct compare_result {
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);
 void compare_result_release(struct compare_result *r);	/* NULL-safe */
-/* LKP's table of the listed rows (plus --stats columns and --raw lines when asked). */
+/*
+ * LKP's table of the listed rows (plus --stats columns and --raw lines when asked), ending with
+ * a blank line; nothing at all when no row is listed (as LKP).
+ */
 int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
 /* Everything as one JSON object (see docs/compare.md). */
 int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
