@@ -3,12 +3,7 @@
 # runs, and metrics that agree with the workload's own log lines.
 . "$(dirname "$0")/lib.sh"
 
-# json_get FILE KEY: the value of a top-level key (arrays joined with ','), empty when absent.
-json_get() {
-	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = decode_json(<$f>);
-		my $v = $j->{$ARGV[1]}; exit 1 unless defined $v;
-		print ref $v eq "ARRAY" ? join(",", @$v) : ref $v eq "HASH" ? "{}" : $v, "\n"' "$1" "$2"
-}
+. "$KPROF_SRC/tests/e2e/lib-run.sh"
 
 run_dir() { echo results/anon-w-seq/2-60s-8M-4M/"$(uname -r)"; }
 
@@ -47,9 +42,8 @@ test_expect_success 'two runs write the result layout' '
 
 test_expect_success 'stats.json: workload KB matches the per-worker lines exactly' '
 	d=$(run_dir)/0 &&
-	want=$(awk "/ bytes \\/ / { s += \$1 } END { printf \"%.2f\", s / 1024 }" "$d/anon-w-seq.log") &&
-	got=$(json_get "$d/stats.json" vm-scalability.workload) &&
-	[ "$(printf "%.2f" "$got")" = "$want" ] &&
+	same_number "$(json_get "$d/stats.json" vm-scalability.workload)" \
+		"$(log_kb "$d/anon-w-seq.log")" &&
 	[ "$(grep -c "bytes / " "$d/anon-w-seq.log")" -eq 4 ] &&
 	[ "$(grep -c "^20.*  ./case-anon-w-seq$" "$d/anon-w-seq.log")" -eq 2 ]
 '
