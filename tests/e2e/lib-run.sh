@@ -23,3 +23,11 @@ no_leftovers() {
 	! ls -d /tmp/kprof-truncate-* >/dev/null 2>&1 &&
 	! { command -v losetup >/dev/null && losetup -a | grep -q kprof-truncate; }
 }
+
+# Prerequisites of the cases that change the system (see lib.sh's prereq_* convention).
+HP=/sys/kernel/mm/hugepages/hugepages-2048kB
+prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }
+prereq_LOOPFS() {
+	prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null &&
+	grep -q " /dev/shm tmpfs " /proc/mounts
+}

@@ -5,9 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
-HP=/sys/kernel/mm/hugepages/hugepages-2048kB
-prereq_HUGETLB() {
-	prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ] &&
+# hugetlb pages can actually be had here
+prereq_HUGETLB_PAGES() {
+	prereq_HUGETLB &&
 	"$KPROF" -q run anon-w-seq-hugetlb nr_task=1 unit_size=2M size=2M runtime=60 --runs 1 \
 		--no-profile -o probe >/dev/null 2>&1
 }
@@ -16,7 +16,7 @@ prereq_NOBODY() { prereq_ROOT && command -v setpriv >/dev/null; }
 old=$(cat $HP/nr_overcommit_hugepages 2>/dev/null || echo 0)
 
 for w in anon-w-seq-hugetlb anon-w-rand-hugetlb anon-cow-seq-hugetlb anon-cow-rand-hugetlb; do
-	test_expect_success HUGETLB "$w: runs, accounts, restores nr_overcommit_hugepages" '
+	test_expect_success HUGETLB_PAGES "$w: runs, accounts, restores nr_overcommit_hugepages" '
 		before=$(grep -E "^htlb_buddy_alloc_success " /proc/vmstat | cut -d" " -f2) &&
 		"$KPROF" -q run '"$w"' nr_task=2 unit_size=8M size=16M runtime=60 --runs 1 \
 			--no-profile >/dev/null 2>err &&
@@ -30,7 +30,7 @@ for w in anon-w-seq-hugetlb anon-w-rand-hugetlb anon-cow-seq-hugetlb anon-cow-ra
 	'
 done
 
-test_expect_success HUGETLB 'a non-zero setting is restored as it was' '
+test_expect_success HUGETLB_PAGES 'a non-zero setting is restored as it was' '
 	echo 3 >$HP/nr_overcommit_hugepages &&
 	"$KPROF" -q run anon-w-seq-hugetlb nr_task=1 unit_size=4M size=4M --runs 1 --no-profile \
 		>/dev/null 2>&1; rc=$?

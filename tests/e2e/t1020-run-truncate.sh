@@ -5,11 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
-prereq_LOOPFS() {
-	prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null &&
-	grep -q " /dev/shm tmpfs " /proc/mounts
-}
-
 test_expect_success LOOPFS 'truncate: concurrent rm of the sparse files, metrics from the lines' '
 	"$KPROF" -q run truncate nr_task=2 unit_size=64M size=128M --runs 1 --no-profile \
 		>/dev/null 2>err &&

@@ -5,9 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
-HP=/sys/kernel/mm/hugepages/hugepages-2048kB
-prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }
-prereq_LOOPFS() { prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; }
 
 # interrupt_after_first_run DIR ARGS...: start kprof run, SIGINT it once run 0 is complete
 # and run 1 has started; prints kprof's exit status.

@@ -6,9 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
-HP=/sys/kernel/mm/hugepages/hugepages-2048kB
-prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }
-prereq_LOOPFS() { prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null; }
 
 # perf_symbols ARGS...: the symbols (children view) perf sees while `kprof run ARGS` runs.
 perf_symbols() {
