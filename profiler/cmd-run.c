@@ -45,6 +45,7 @@ struct run_ctx {
 	struct wl_params	p;
 	const char		*results;
 	const char		*event;		/* -e, or NULL for the default */
+	char			*event_copy;	/* owned: the event the first run settled on */
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
@@ -409,8 +410,10 @@ out:
 	}
 	c->main_values[c->nr_done++] = main_value;
 	/* later runs sample what the first one settled on (no repeated fallback notice) */
-	if (c->profile && !c->event)
-		c->event = run_profile_event_used();
+	if (c->profile && !c->event && run_profile_event_used()) {
+		c->event_copy = strdup(run_profile_event_used());
+		c->event = c->event_copy;
+	}
 	c->last_duration = res.elapsed;
 	snprintf(logpath, sizeof(logpath), "%.3380s/stats.json", final);
 	ret = run_update_matrix(c->base, logpath, err, sizeof(err));
@@ -559,11 +562,13 @@ int cmd_run(int argc, char **argv)
 		pr_err("interrupted: %d finished run%s kept in %s", c.nr_done,
 		       c.nr_done == 1 ? "" : "s", c.base);
 		run_profile_exit();
+		free(c.event_copy);
 		free(c.main_values);
 		return 128 + run_interrupted;
 	}
 	summary(&c);
 	run_profile_exit();
+	free(c.event_copy);
 	free(c.main_values);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

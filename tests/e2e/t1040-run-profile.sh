@@ -56,7 +56,7 @@ test_expect_success PERF_EVENTS,LOOPFS 'truncate: truncate_inode_pages_range und
 
 # kprof run's own profile (system-wide, every run): perf.data, kallsyms, folded, keys.
 if test_have_prereq PERF_EVENTS; then
-	"$KPROF" run anon-w-seq unit_size=128M size=128M --runs 1 -o own >out 2>err
+	"$KPROF" run anon-w-seq unit_size=128M size=128M --runs 2 -o own >out 2>err
 	own_rc=$?
 	own=$(echo own/anon-w-seq/*/*/0)
 fi
