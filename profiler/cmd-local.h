@@ -25,6 +25,7 @@ struct kprof_cmd {
  */
 #define KPROF_COMMANDS(X)							\
 	X(record, "sample events into a perf.data file (perf's format)")	\
+	X(stat, "count events, print LKP's perf-stat keys")			\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -127,7 +127,7 @@ static int parse(int argc, char **argv, struct record_opts *o, double *duration)
 	}
 	if (o->freq && o->period)
 		return usage_error("%s", "-F and -c exclude each other");
-	if ((o->system_wide || o->cpus) + (o->nr_pids > 0) + (optind < argc) > 1)
+	if ((o->system_wide || o->cpus || optind < argc) + (o->nr_pids > 0) > 1)
 		return usage_error("%s", "give one target: -a/-C, -p, or a command");
 	if (!o->system_wide && !o->cpus && !o->nr_pids && optind == argc && !*duration)
 		return usage_error("%s", "nothing to record: give -a, -C, -p or a command");

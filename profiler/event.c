@@ -45,6 +45,13 @@ static const struct named_event named_events[] = {
 	{ "iTLB-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, ACCESS) },
 	{ "iTLB-load-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, MISS) },
+	{ "node-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, ACCESS) },
+	{ "node-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, MISS) },
+	{ "node-stores", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, WRITE, ACCESS) },
+	{ "node-store-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, WRITE, MISS) },
 };
 
 int event_list_push(struct event_list *l, const struct event_spec *e)

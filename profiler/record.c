@@ -262,7 +262,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	if (!rs)
 		return -ENOMEM;
 	rs->output = strdup(o->output ? o->output : "perf.data");
-	rs->system_wide = !argv && !o->nr_pids;
+	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids);
 	rs->argc = 1;
 	rs->argv = (char *const *)default_cmdline;
 	if (!rs->output) {
@@ -301,7 +301,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	ret = session_drain_start(rs->sess, on_record, on_round, rs);
 	if (ret)
 		goto fail_msg;
-	if (!argv)
+	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
 		session_enable(rs->sess);
 	*out = rs;
 	return 0;

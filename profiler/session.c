@@ -167,7 +167,10 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 	libperf_init_once();
 	s->child = -1;
 	s->go_fd = s->exec_err_fd = -1;
-	s->cpus = perf_cpu_map__new(t->cpus);	/* NULL list: every online CPU */
+	if (t->counting && !t->system_wide && !t->cpus && (t->argv || t->nr_pids))
+		s->cpus = perf_cpu_map__dummy_new();
+	else
+		s->cpus = perf_cpu_map__new(t->cpus);	/* NULL list: every online CPU */
 	if (!s->cpus) {
 		snprintf(err, errlen, "bad CPU list '%s'", t->cpus ? t->cpus : "(online)");
 		ret = -EINVAL;
@@ -177,6 +180,10 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 		ret = fork_held(s, t->argv, err, errlen);
 		if (ret)
 			goto fail;
+	}
+	if (t->system_wide || t->cpus) {
+		s->threads = perf_thread_map__new_dummy();	/* pid -1: every task */
+	} else if (t->argv) {
 		s->threads = perf_thread_map__new_array(1, &s->child);
 		s->task_target = true;
 	} else if (t->nr_pids) {
@@ -234,7 +241,7 @@ int session_open(struct session *s, const struct perf_event_attr *attrs, size_t 
 
 		attr.disabled = 1;
 		attr.inherit = s->task_target;
-		attr.enable_on_exec = s->child > 0;
+		attr.enable_on_exec = s->task_target && s->child > 0;
 		evsel = perf_evsel__new(&attr);
 		if (!evsel)
 			goto nomem;
