@@ -24,7 +24,10 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(compare, "compare result sets across kernels, as LKP's tables")	\
+	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
 	X(record, "sample events into a perf.data file (perf's format)")	\
+	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
 	X(stat, "count events, print LKP's perf-stat keys")			\
 
 

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * folded-read.c - parse folded stacks ("root;child;leaf 42") the way flamegraph.pl reads them:
+ * the count is the trailing number (fractions allowed) after whitespace, and a stack that again
+ * ends in a number is a differential line "stack before after" as difffolded.pl writes it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output.h"
+
+struct folded_parser {
+	struct folded_frame	*frames;
+	size_t			alloc;
+	char			*line;		/* scratch copy for folded_read_buf() */
+	size_t			line_alloc;
+};
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/*
+ * Split a trailing "<ws>digits[.digits]" off s[0..*len); on success *len is the length of
+ * what precedes the whitespace and the number is returned in *value.
+ */
+static bool take_count(char *s, size_t *len, double *value)
+{
+	size_t end = *len, i = end;
+	bool dot = false;
+
+	while (i > 0 && (isdigit((unsigned char)s[i - 1]) || (s[i - 1] == '.' && !dot))) {
+		if (s[i - 1] == '.')
+			dot = true;
+		i--;
+	}
+	/* flamegraph.pl's \d+(?:\.\d*)?: at least one digit before any dot */
+	if (i == end || !isdigit((unsigned char)s[i]))
+		return false;
+	if (i == 0 || !is_blank(s[i - 1]))
+		return false;
+	s[end] = '\0';
+	*value = strtod(s + i, NULL);
+	while (i > 0 && is_blank(s[i - 1]))
+		i--;
+	*len = i;
+	return true;
+}
+
+static int grow_frames(struct folded_parser *p, size_t need)
+{
+	struct folded_frame *f;
+	size_t n = p->alloc ? p->alloc : 64;
+
+	while (n < need)
+		n *= 2;
+	f = realloc(p->frames, n * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	p->frames = f;
+	p->alloc = n;
+	return 0;
+}
+
+/* Parse one line, modified in place (@line[len] must be writable). */
+static int parse_line(struct folded_parser *p, char *line, size_t len, folded_stack_fn fn,
+		      void *arg, struct folded_read_stats *st)
+{
+	double count, before = -1;
+	size_t nr = 0, i, start;
+	int err;
+
+	while (len > 0 && is_blank(line[len - 1]))
+		len--;
+	if (len == 0)
+		return 0;
+	st->lines++;
+	if (!take_count(line, &len, &count)) {
+		st->invalid++;
+		if (!st->first_invalid)
+			st->first_invalid = st->lines;
+		return 0;
+	}
+	if (take_count(line, &len, &before))
+		st->two_counts++;
+	line[len] = '\0';
+	st->stacks++;
+
+	/* An empty stack is a sample of the root alone, as in flamegraph.pl. */
+	for (start = 0, i = 0; len > 0 && i <= len; i++) {
+		if (i < len && line[i] != ';')
+			continue;
+		if (nr == p->alloc && (err = grow_frames(p, nr + 1)))
+			return err;
+		line[i] = '\0';
+		p->frames[nr].name = line + start;
+		p->frames[nr].flags = 0;
+		if (i - start >= 4 && !memcmp(line + i - 4, "_[k]", 4)) {
+			line[i - 4] = '\0';
+			p->frames[nr].flags = FOLDED_FRAME_KERNEL;
+		}
+		nr++;
+		start = i + 1;
+	}
+	return fn(p->frames, nr, count, before, arg);
+}
+
+int folded_read_buf(const char *buf, size_t len, folded_stack_fn fn, void *arg,
+		    struct folded_read_stats *st)
+{
+	struct folded_read_stats dummy;
+	struct folded_parser p = { 0 };
+	const char *pos = buf, *end = buf + len;
+	int err = 0;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	while (pos < end && !err) {
+		const char *nl = memchr(pos, '\n', end - pos);
+		size_t n = (nl ? nl : end) - pos;
+
+		if (n + 1 > p.line_alloc) {
+			char *l = realloc(p.line, n + 1);
+
+			if (!l) {
+				err = -ENOMEM;
+				break;
+			}
+			p.line = l;
+			p.line_alloc = n + 1;
+		}
+		memcpy(p.line, pos, n);
+		p.line[n] = '\0';
+		err = parse_line(&p, p.line, n, fn, arg, st);
+		pos += n + 1;
+	}
+	free(p.line);
+	free(p.frames);
+	return err;
+}
+
+int folded_read_file(FILE *fp, folded_stack_fn fn, void *arg, struct folded_read_stats *st)
+{
+	struct folded_read_stats dummy;
+	struct folded_parser p = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	while (!err && (n = getline(&line, &cap, fp)) >= 0)
+		err = parse_line(&p, line, n, fn, arg, st);
+	if (!err && ferror(fp))
+		err = -EIO;
+	free(line);
+	free(p.frames);
+	return err;
+}

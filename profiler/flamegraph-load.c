@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flamegraph-load.c - read whatever profile the user points `kprof flamegraph` at into a flame
+ * tree. The kind is recognised by content, not by name: perf.data by its magic, a directory as a
+ * `kprof run` result, anything else as folded text.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "profiler/flamegraph-local.h"
+
+#define SNIFF_BYTES 4096
+
+static bool looks_like_perf_data(const void *head, size_t len)
+{
+	return len >= 8 && !memcmp(head, "PERFILE2", 8);
+}
+
+/* Read all of @fp into a NUL-terminated buffer (standard input cannot be read twice). */
+static int slurp(FILE *fp, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *b;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		n += fread(buf + n, 1, cap - n - 1, fp);
+		if (n < cap - 1)
+			break;
+		cap *= 2;
+		b = realloc(buf, cap);
+		if (!b) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = b;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static void note_folded(struct flamegraph_input_opts *o, const struct folded_read_stats *st)
+{
+	o->had_two_counts |= st->two_counts > 0;
+	if (st->invalid && !o->invalid_lines)
+		o->first_invalid = st->first_invalid;
+	o->invalid_lines += st->invalid;
+}
+
+static int folded_failed(int ret, const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : strerror(-ret));
+	return ret;
+}
+
+static int load_stdin(struct flame_tree *tree, enum flame_side side,
+		      struct flamegraph_input_opts *o, char *err, size_t errlen)
+{
+	struct flame_folded_sink sink = { tree, side };
+	struct folded_read_stats st;
+	size_t len;
+	char *buf;
+	int ret;
+
+	ret = slurp(stdin, &buf, &len);
+	if (ret)
+		return folded_failed(ret, "standard input", err, errlen);
+	if (looks_like_perf_data(buf, len)) {
+		snprintf(err, errlen, "standard input: perf.data must be given as a file (-i PATH)");
+		free(buf);
+		return -EINVAL;
+	}
+	ret = folded_read_buf(buf, len, flame_tree_add_folded, &sink, &st);
+	free(buf);
+	if (ret)
+		return folded_failed(ret, "standard input", err, errlen);
+	note_folded(o, &st);
+	return 0;
+}
+
+static int load_file(const char *path, struct flame_tree *tree, enum flame_side side,
+		     struct flamegraph_input_opts *o, char *err, size_t errlen)
+{
+	struct flame_folded_sink sink = { tree, side };
+	struct folded_read_stats st;
+	char head[SNIFF_BYTES];
+	size_t n;
+	FILE *fp;
+	int ret;
+
+	fp = fopen(path, "r");
+	if (!fp) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	n = fread(head, 1, sizeof(head), fp);
+	if (looks_like_perf_data(head, n)) {
+		fclose(fp);
+		snprintf(err, errlen, "%s: reading perf.data needs the perf.data reader (not merged)",
+			 path);
+		return -ENOTSUP;
+	}
+	rewind(fp);
+	ret = folded_read_file(fp, flame_tree_add_folded, &sink, &st);
+	fclose(fp);
+	if (ret)
+		return folded_failed(ret, path, err, errlen);
+	note_folded(o, &st);
+	return 0;
+}
+
+static int load_run_dir(const char *dir, struct flame_tree *tree, enum flame_side side,
+			struct flamegraph_input_opts *o, char *err, size_t errlen)
+{
+	static const char *const candidates[] = { "profile.folded" };
+	char path[4096];
+	struct stat sb;
+
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, candidates[i]) >= (int)sizeof(path))
+			break;
+		if (!stat(path, &sb) && S_ISREG(sb.st_mode))
+			return load_file(path, tree, side, o, err, errlen);
+	}
+	snprintf(err, errlen, "%s: not a kprof run directory (no profile.folded)", dir);
+	return -ENOENT;
+}
+
+int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side side,
+		    struct flamegraph_input_opts *o, char *err, size_t errlen)
+{
+	struct stat sb;
+	int ret;
+
+	if (!strcmp(path, "-"))
+		return load_stdin(tree, side, o, err, errlen);
+	if (stat(path, &sb)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (S_ISDIR(sb.st_mode))
+		return load_run_dir(path, tree, side, o, err, errlen);
+	return load_file(path, tree, side, o, err, errlen);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * flamegraph-local.h - loading any profile kprof reads into a flame tree, and writing the SVG
+ * file; used by `kprof flamegraph` and by `kprof run` (flamegraph.svg in each run directory).
+ */
+#ifndef KPROF_PROFILER_FLAMEGRAPH_LOCAL_H
+#define KPROF_PROFILER_FLAMEGRAPH_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/output.h"
+
+struct flamegraph_input_opts {
+	const char	*event;		/* perf.data: event to draw; NULL: the first with samples */
+	bool		samples;	/* perf.data: weight by samples instead of period */
+	/* filled in by flamegraph_load() */
+	bool		had_two_counts;	/* folded input had "stack before after" lines */
+	uint64_t	invalid_lines;	/* folded/script lines that were skipped */
+	uint64_t	first_invalid;	/* line number of the first one */
+};
+
+/*
+ * Add the profile at @path ("-": standard input) to @tree on @side. @path may be perf.data,
+ * folded text, `perf script` text or a `kprof run` directory (its perf.data, else its
+ * profile.folded). 0, or -errno with a one-line reason naming the file in @err.
+ */
+int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side side,
+		    struct flamegraph_input_opts *o, char *err, size_t errlen);
+
+/* Write the SVG to @path atomically (temp file + rename; NULL or "-": stdout). 0 or -errno with
+ * a one-line reason in @err. */
+int flamegraph_write_file(const char *path, const struct flame_tree *tree,
+			  const struct flame_svg_opts *o, char *err, size_t errlen);
+
+/* `kprof run`: draw @run_dir's profile into @run_dir/flamegraph.svg (kernel colours). */
+int flamegraph_write_run_dir(const char *run_dir, char *err, size_t errlen);
+
+#endif
