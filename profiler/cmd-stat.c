@@ -25,15 +25,13 @@ static const char usage_text[] =
 	"\n"
 	"Counts go to stderr (like perf stat), perf-stat.* keys to stdout.\n";
 
-enum { OPT_DURATION = 256 };
-
 static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "interval", required_argument, NULL, 'I' },
-	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "duration", required_argument, NULL, TARGET_OPT_DURATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -45,51 +43,42 @@ static int usage_error(const char *what, const char *arg)
 	return KPROF_EXIT_USAGE;
 }
 
-static int parse(int argc, char **argv, struct stat_opts *o, double *duration)
+static int parse(int argc, char **argv, struct stat_opts *o, struct target_args *t)
 {
+	const char *what = "", *bad;
 	uint64_t v;
-	char *end;
-	int c;
+	int c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+aC:p:e:I:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a':
-			o->system_wide = true;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'p':
-			if (record_parse_pids(optarg, &o->pids, &o->nr_pids))
-				return usage_error("bad pid list", optarg);
-			break;
-		case 'e':
-			if (record_add_event(optarg, &o->events, &o->nr_events))
-				return KPROF_EXIT_ERROR;
-			break;
 		case 'I':
 			if (record_parse_u64(optarg, &v) || v < 10 || v > 3600000)
 				return usage_error("-I wants 10..3600000 ms, not", optarg);
 			o->interval_ms = (unsigned int)v;
 			break;
-		case OPT_DURATION:
-			*duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(*duration > 0))
-				return usage_error("bad duration", optarg);
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return KPROF_EXIT_OK;
 		default:
+			r = target_opt(c, optarg, t, &what);
+			if (r > 0)
+				break;
+			if (r < 0)
+				return usage_error(what, optarg);
 			fputs(usage_text, stderr);
 			return KPROF_EXIT_USAGE;
 		}
 	}
-	if ((o->system_wide || o->cpus || optind < argc) + (o->nr_pids > 0) > 1)
-		return usage_error("give one target: -a/-C, -p, or a command, not", argv[optind]);
-	if (!o->system_wide && !o->cpus && !o->nr_pids && optind == argc && !*duration)
-		return usage_error("nothing to count: give -a, -C, -p or a command", "");
+	bad = target_check(t, optind < argc);
+	if (bad)
+		return usage_error(bad, "");
+	o->system_wide = t->system_wide;
+	o->cpus = t->cpus;
+	o->pids = t->pids;
+	o->nr_pids = t->nr_pids;
+	o->events = t->events;
+	o->nr_events = t->nr_events;
 	return -1;
 }
 
@@ -111,12 +100,12 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = { 0 };
 	struct stat_session *s = NULL;
 	struct kv_list keys = { 0 }, totals = { 0 };
-	double duration = 0;
+	struct target_args t = { 0 };
 	char err[512] = "";
 	char **cmd;
 	int ret, status;
 
-	ret = parse(argc, argv, &o, &duration);
+	ret = parse(argc, argv, &o, &t);
 	if (ret >= 0)
 		goto out;
 	cmd = optind < argc ? argv + optind : NULL;
@@ -133,7 +122,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	record_wait(&(struct record_wait_opts){ .child = stat_session_child(s),
-						.duration_s = duration }, &status);
+						.duration_s = t.duration }, &status);
 	ret = stat_session_stop(s, &keys, &totals);
 	if (ret) {
 		pr_err("stat: %s", strerror(-ret));
@@ -147,7 +136,6 @@ int cmd_stat(int argc, char **argv)
 out:
 	kv_list_release(&keys);
 	kv_list_release(&totals);
-	free(o.pids);
-	free(o.events);
+	target_release(&t);
 	return ret;
 }

@@ -58,6 +58,23 @@ int record_parse_u64(const char *arg, uint64_t *v);
 /* Append @arg (borrowed) to a growing -e list. */
 int record_add_event(const char *arg, const char ***events, size_t *nr);
 
+/* The target and event options `record` and `stat` share: -a -C -p -e --duration. */
+struct target_args {
+	bool		system_wide;
+	const char	*cpus;		/* borrowed from argv */
+	pid_t		*pids;		/* owned */
+	size_t		nr_pids;
+	const char	**events;	/* owned array of borrowed strings */
+	size_t		nr_events;
+	double		duration;	/* seconds; 0: none */
+};
+#define TARGET_OPT_DURATION 256		/* getopt code of --duration */
+/* One getopt result: 1 handled, 0 not a target option, -errno bad value (*@what says why). */
+int target_opt(int c, const char *arg, struct target_args *t, const char **what);
+/* NULL when the combination is valid, else what is wrong. */
+const char *target_check(const struct target_args *t, bool has_cmd);
+void target_release(struct target_args *t);
+
 /* ---- waiting while events run (record-wait.c) ----------------------------------------------- */
 
 /* Block SIGINT, SIGTERM and SIGCHLD: call before starting a session (forked commands unblock). */
