@@ -29,8 +29,9 @@
 #include "profiler/log-local.h"
 #include "profiler/session-local.h"
 
-/* libperf 6.1 keeps this internal (include/internal/evsel.h); it is in libperf.a. */
+/* libperf 6.1 keeps these internal (include/internal/evsel.h); they are in libperf.a. */
 int perf_evsel__apply_filter(struct perf_evsel *evsel, const char *filter);
+void perf_evsel__free_id(struct perf_evsel *evsel);
 
 #define DRAIN_POLL_MS	100	/* poll() timeout: bounds the latency of session_stop() */
 
@@ -218,7 +219,22 @@ void session_close(struct session *s)
 	if (!s->evlist)
 		return;
 	session_stop(s);
-	perf_evlist__delete(s->evlist);	/* munmaps, closes, deletes the evsels */
+	perf_evlist__munmap(s->evlist);
+	perf_evlist__close(s->evlist);
+	/*
+	 * libperf 6.1's perf_evsel__delete() only frees the struct: the ids and the map
+	 * references taken when the evlist propagated its maps are the caller's to drop.
+	 */
+	for (size_t i = 0; i < s->nr_evsels; i++) {
+		struct perf_evsel *evsel = s->evsels[i];
+
+		perf_evlist__remove(s->evlist, evsel);
+		perf_evsel__free_id(evsel);
+		perf_cpu_map__put(perf_evsel__cpus(evsel));
+		perf_thread_map__put(perf_evsel__threads(evsel));
+		perf_evsel__delete(evsel);
+	}
+	perf_evlist__delete(s->evlist);
 	s->evlist = NULL;
 	free(s->evsels);
 	s->evsels = NULL;
