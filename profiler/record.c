@@ -211,6 +211,8 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 	char *ksyms;
 	int ret;
 
+	if (rs->attrs[0].exclude_kernel)
+		goto tasks;	/* user space only: no kernel frames to resolve */
 	if (asprintf(&ksyms, "%s.kallsyms", rs->output) < 0)
 		return;
 	ret = synth_kallsyms_snapshot(ksyms);
@@ -220,6 +222,7 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 		pr_warn("/proc/kallsyms: no kernel text addresses (kptr_restrict?): kernel frames "
 			"will not resolve");
 	free(ksyms);
+tasks:
 	if (rs->system_wide)
 		synth_all_tasks(rs->w, id_hdr);
 	for (size_t i = 0; i < o->nr_pids; i++)

@@ -34,6 +34,8 @@ struct stat_session {
 	struct perf_event_attr	*attrs;
 	unsigned int		interval_ms;
 	bool			started;	/* counting (enabled, or the command released) */
+	bool			task_target;	/* pids or a command, not system-wide */
+	bool			user_only;	/* kernel off limits: exclude_kernel */
 	double			t0;		/* CLOCK_MONOTONIC seconds at start */
 
 	pthread_mutex_t		lock;		/* the series below */
@@ -62,28 +64,41 @@ static const char *key_name(const struct event_spec *e)
 	return strcmp(e->name, "cycles") ? e->name : "cpu-cycles";
 }
 
-static void counting_attr(const struct event_spec *e, struct perf_event_attr *a)
+static void counting_attr(const struct stat_session *s, const struct event_spec *e,
+			  struct perf_event_attr *a)
 {
 	*a = e->attr;
 	a->size = sizeof(*a);
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (s->user_only)
+		a->exclude_kernel = a->exclude_hv = 1;
 }
 
-/* Can this group be counted on the target? (It is opened and closed again.) */
-static bool group_opens(struct session *sess, const struct event_list *g)
+/*
+ * Can this group be counted on the target? (It is opened and closed again.) Like record, a
+ * task target falls back to user space only, once, when the kernel is off limits.
+ */
+static bool group_opens(struct stat_session *s, const struct event_list *g)
 {
 	struct perf_event_attr *attrs = calloc(g->nr, sizeof(*attrs));
 	char reason[128];
-	bool ok;
+	int ret;
 
 	if (!attrs)
 		return false;
-	for (size_t i = 0; i < g->nr; i++)
-		counting_attr(&g->v[i], &attrs[i]);
-	ok = !session_open(sess, attrs, g->nr, NULL, reason, sizeof(reason));
-	session_close(sess);
+	for (;;) {
+		for (size_t i = 0; i < g->nr; i++)
+			counting_attr(s, &g->v[i], &attrs[i]);
+		ret = session_open(s->sess, attrs, g->nr, NULL, reason, sizeof(reason));
+		session_close(s->sess);
+		if (!(ret == -EACCES || ret == -EPERM) || !s->task_target || s->user_only)
+			break;
+		pr_warn("kernel counting not allowed (not root, perf_event_paranoid >= 2): "
+			"counting user space only");
+		s->user_only = true;
+	}
 	free(attrs);
-	return ok;
+	return !ret;
 }
 
 /* Move the events of @g into the counted list, or name them in @unsupported. */
@@ -92,7 +107,7 @@ static int take_group(struct stat_session *s, struct event_list *g, char *unsupp
 {
 	int ret = 0;
 
-	if (group_opens(s->sess, g)) {
+	if (group_opens(s, g)) {
 		for (size_t i = 0; i < g->nr && !ret; i++) {
 			ret = event_list_push(&s->events, &g->v[i]);
 			if (!ret)
@@ -277,6 +292,7 @@ static int start(const struct stat_opts *o, char *const *argv, struct stat_sessi
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->tick_lock, NULL);
 	s->interval_ms = o->interval_ms;
+	s->task_target = !o->system_wide && !o->cpus && (argv || o->nr_pids);
 	*err = '\0';
 	ret = session_new(&t, &s->sess, err, errlen);
 	if (!ret)
@@ -290,7 +306,7 @@ static int start(const struct stat_opts *o, char *const *argv, struct stat_sessi
 		goto fail;
 	}
 	for (size_t i = 0; i < s->events.nr; i++)
-		counting_attr(&s->events.v[i], &s->attrs[i]);
+		counting_attr(s, &s->events.v[i], &s->attrs[i]);
 	ret = session_open(s->sess, s->attrs, s->events.nr, &failed, err, errlen);
 	if (ret)
 		goto fail;
