@@ -166,6 +166,36 @@ enum folded_flags {
  */
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags);
 
+/* ---- LKP perf-stat keys (record area, issue 3; docs/stat.md) ---------------------------- */
+
+/*
+ * A perf-stat run as LKP's `perf stat -I` parser sees it: per interval, the count of every
+ * event (NAN: not counted in that interval). Event names are perf's: "cpu-cycles",
+ * "instructions", "cache-misses", "dTLB-load-misses", "page-faults", ...
+ */
+struct perf_stat_series {
+	const char *const	*events;	/* nr_events names; borrowed */
+	size_t			nr_events;
+	size_t			nr_intervals;
+	const double		*t_end;		/* [nr_intervals] seconds since start, increasing */
+	const double		*counts;	/* [nr_intervals * nr_events] */
+	bool			drop_last;	/* LKP skips the last interval perf printed */
+};
+
+/* Receives one key; a non-zero return stops the producer and is returned by it. */
+typedef int (*perf_stat_emit_fn)(void *arg, const char *key, double value);
+
+/*
+ * Emit perf-stat.i.*, .ps.*, .total.instructions and .overall.* (the per-run scalars LKP puts
+ * in stats.json), derived keys only where their counters exist and denominators are non-zero.
+ */
+int perf_stat_keys(const struct perf_stat_series *s, perf_stat_emit_fn emit, void *arg);
+/* LKP's calc_addon_keys on one set of counts (@vals parallel to s->events), keys
+ * "perf-stat.<prefix><name>": *-miss-rate%, ipc, cpi, MPKI, cycles-between-cache-misses,
+ * instructions-per-iTLB-miss. */
+int perf_stat_derive(const struct perf_stat_series *s, const double *vals, const char *prefix,
+		     perf_stat_emit_fn emit, void *arg);
+
 /* ---- flame graphs (issue 6) -------------------------------------------------------------- */
 
 /*
