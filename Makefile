@@ -181,3 +181,4 @@ distclean: clean
 	rm -rf build
 
 .PHONY: all tests test unit e2e test-mem deps check run check-layering clean distclean
+.SECONDARY:

@@ -36,6 +36,9 @@ struct cg_frame {
 	const char	*dso;		/* module: "[kernel.kallsyms]", a path, "[unknown]"; never NULL */
 	uint64_t	addr;		/* kept only for unresolved frames (collapse --addrs), else 0 */
 	unsigned int	flags;		/* enum cg_frame_flags */
+	uint64_t	sym_start;	/* the symbol's start address when known, else 0: perf keeps
+					 * same-named symbols of one module apart by it (two static
+					 * "cmp" in the kernel are two report entries) */
 };
 
 struct cg_task {
@@ -59,6 +62,13 @@ void callgraph_free(struct callgraph *cg);		/* NULL-safe */
 /* Add one sample (or @samples identical ones) of total weight @period. */
 int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples);
+
+/*
+ * The graph's own copy of @s (NULL with errno ENOMEM), alive until callgraph_free(). Optional:
+ * frames whose strings were interned here are added without hashing the text again, which
+ * makes callgraph_add() faster when a caller caches symbol names.
+ */
+const char *callgraph_intern(struct callgraph *cg, const char *s);
 
 uint64_t callgraph_total_period(const struct callgraph *cg);
 uint64_t callgraph_total_samples(const struct callgraph *cg);
@@ -100,21 +110,34 @@ struct lkp_profile_opts {
 /*
  * Append perf-profile.{calltrace,children,self}.<event>.* keys for @cg to @out, exactly as LKP's
  * parser derives them from `perf report --children --header -U -g folded,0.5,callee
- * --sort=dso,symbol` (see docs/report.md). Unresolved frames are dropped, samples whose own IP
+ * --sort=dso,symbol` (see docs/formats.md). Unresolved frames are dropped, samples whose own IP
  * is unresolved are dropped; percentages are of the remaining total.
  */
 int lkp_profile_keys(const struct callgraph *cg, const struct lkp_profile_opts *o,
 		     struct kv_list *out);
+/*
+ * The same over several events' graphs, all filed under o->event and summed key by key before
+ * the print threshold, as LKP's parser does with a multi-event report (it names every section
+ * after the first event). Keys are appended to @out sorted bytewise.
+ */
+int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
+			   const struct lkp_profile_opts *o, struct kv_list *out);
 
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
 struct table_opts {
+	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
 };
 
-/* Like `perf report --children -g none --sort=dso,symbol`: Children%, Self%, dso, symbol. */
+/*
+ * Like `perf report --children -g none --sort=dso,symbol --stdio`: a '#' header (event, samples,
+ * total weight, column names), then one row per (module, symbol) with Children%, Self%, the
+ * module's basename and "[k] symbol" / "[.] symbol", sorted by Children then Self (descending).
+ * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
+ */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
@@ -252,5 +275,177 @@ void flame_diff_color(double delta, double max, unsigned char rgb[3]);
 int flame_colors_parse(const char *s, enum flame_colors *out);
 
 /* ---- comparison of result sets (issue 5) ------------------------------------------------- */
+
+/*
+ * JSON: a strict reader for flat objects (stats.json, matrix.json, meta.json) and writer helpers.
+ * Top-level members that are numbers, strings or arrays of numbers/strings are decoded; any
+ * other value (nested object, true/false/null, nested array) is validated and kept as
+ * JSON_OTHER. Duplicate keys are kept (the matrix reader rejects them).
+ */
+enum json_type { JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OTHER };
+
+struct json_member {
+	char		*key;		/* all strings owned by the object */
+	enum json_type	type;
+	double		num;		/* JSON_NUMBER */
+	bool		num_is_int;	/* the literal had no fraction and no exponent */
+	char		*str;		/* JSON_STRING */
+	size_t		nr;		/* JSON_ARRAY: elements; strs[i] != NULL for a string */
+	double		*nums;
+	bool		*ints;
+	char		**strs;
+};
+
+struct json_object {
+	struct json_member	*members;	/* in document order */
+	size_t			nr;
+};
+
+/* Parse a document; on error, err holds "byte offset N: what" and the object is empty. */
+int json_parse(const char *buf, size_t len, struct json_object *o, char *err, size_t errlen);
+/* Read and parse a file; err as above, or strerror() text when the file cannot be read. */
+int json_read_file(const char *path, struct json_object *o, char *err, size_t errlen);
+const struct json_member *json_get(const struct json_object *o, const char *key);
+void json_object_release(struct json_object *o);	/* NULL-safe; the object is reusable */
+
+/* A JSON string literal with escapes. */
+int json_write_string(FILE *fp, const char *s);
+/* json_format_number()'s text. */
+int json_write_number(FILE *fp, double v);
+/*
+ * The shortest text of @v that reads back as @v (plain decimals from 1e-4 to 1e16, else an
+ * exponent, like Ruby's Float#to_s); "null" for NaN and infinities; buf of >= 64 bytes.
+ */
+void json_format_number(char *buf, size_t len, double v);
+
+/*
+ * Matrix: one kernel's result set, LKP's <commit>/matrix.json. A row's value is "present" when
+ * the run reported the key; otherwise it is a filler 0 (LKP's Integer 0, which LKP's row
+ * selection treats differently from a measured 0.0). Rows are kept sorted bytewise by key.
+ * matrix.json: {"key": [run0, run1, ...], "stats_source": [paths]}; written fillers are "0",
+ * present values always carry a '.' or an exponent, so the distinction survives a round trip.
+ */
+struct matrix_row { char *key; double *v; bool *present; };	/* nr_runs each, owned */
+struct matrix { struct matrix_row *rows; size_t nr_rows, nr_runs; char **sources; };
+/* Start from a zeroed struct matrix; every function returns 0 or -errno. */
+int matrix_read_json(const char *path, struct matrix *m);	/* matrix.json */
+int matrix_add_stats_json(struct matrix *m, const char *stats_json_path);	/* one more run */
+/* The same, with a one-line reason ("byte offset 17: expected ','") in @err. */
+int matrix_read_json_err(const char *path, struct matrix *m, char *err, size_t errlen);
+int matrix_add_stats_json_err(struct matrix *m, const char *stats_json_path, char *err,
+			      size_t errlen);
+int matrix_write_json(FILE *fp, const struct matrix *m);
+/*
+ * Load the result set a user names: a matrix.json file, a kernel directory with matrix.json, a
+ * directory of run directories with stats.json (numeric run order), or one run directory.
+ * *label (malloc'ed): the kernel release from meta.json ("kernel_release", "release",
+ * "osrelease" or "kernel", in the set directory or the first run's), else the directory name.
+ * *set_dir (malloc'ed, may be NULL): the set's directory. err: "<file>: <what is wrong>".
+ */
+int matrix_load_set(const char *path, struct matrix *m, char **label, char **set_dir,
+		    char *err, size_t errlen);
+void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
+const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
+
+/* ---- statistics ---- */
+double stats_mean(const double *v, size_t n);		/* 0 for n == 0 */
+double stats_pstddev(const double *v, size_t n);	/* population sigma, LKP's; -1 for n < 2 */
+
+/* LKP's StatSummary: sorted values less the margins, min, upper median and max. */
+struct lkp_summary {
+	size_t	n;		/* values left after the margins; 0: empty */
+	double	min, median, max;
+	bool	median_missing;	/* the median element is a filler (LKP's Integer 0) */
+};
+/* margin = min(n >> 5, max_margin) values cut from each end after sorting. */
+void lkp_summarize(const double *v, const bool *present, size_t n, size_t max_margin,
+		   struct lkp_summary *s);
+
+/* I_x(a, b), the regularized incomplete beta function (continued fraction); NAN if invalid. */
+double stats_incbeta(double x, double a, double b);
+/* P(T <= t) for Student's t with @df (real) degrees of freedom. */
+double stats_student_t_cdf(double t, double df);
+/*
+ * Welch's unequal-variance t-test, two-sided. 0 with *p set; -EDOM when either side has fewer
+ * than 2 values (no variance to estimate). Identical constant samples give p = 1, different
+ * constant samples p = 0.
+ */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t, double *df,
+		double *p);
+
+/* ---- LKP row selection (lib/stats.rb) ---- */
+struct lkp_side {
+	const double	*v;		/* nr values (fillers included), may be NULL when !has_key */
+	const bool	*present;
+	size_t		nr;		/* number of runs of the set */
+	bool		has_key;	/* the set's matrix has the key */
+	bool		has_perf_profile;	/* the set has any perf-profile.* key */
+};
+struct lkp_select_opts {
+	double	pp_threshold;		/* LKP -p; default 5 */
+	bool	pp_threshold_float;	/* -p given: a Float threshold, else LKP's Integer 5 */
+};
+/* Would LKP's _get_changed_stats list @key comparing @new against @base? */
+bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct lkp_side *new,
+		      const struct lkp_select_opts *o);
+bool lkp_is_monitor(const char *key);		/* first component names an LKP monitor */
+bool lkp_is_perf_metric(const char *key);	/* LKP's perf_metric?: 1% threshold */
+bool lkp_is_absolute_change(const char *key);	/* perf-profile.* or ending in '%' */
+bool lkp_reasonable_change(const char *key, double delta, double max);
+
+/* ---- the comparison table ---- */
+/* LKP's number formats; each writes a NUL-terminated field into buf (>= 32 bytes). */
+void lkp_fmt_mean(char *buf, size_t len, double mean);		/* 10 wide */
+void lkp_fmt_stddev(char *buf, size_t len, double mean, double stddev);	/* 6 wide */
+void lkp_fmt_change(char *buf, size_t len, double change, bool absolute);	/* 12 wide */
+
+struct compare_col {
+	const struct matrix	*m;	/* borrowed */
+	const char		*label;	/* column header: kernel release or --label */
+	const char		*path;	/* where the set was read from, for the header */
+};
+struct compare_cell {
+	double	mean, stddev;		/* stddev -1 for a single run (LKP) */
+	double	rel_stddev;		/* 100 * stddev / mean; stddev when mean == 0 */
+	double	change;			/* vs column 0: % or absolute; 0 in column 0 */
+	double	p;			/* Welch p-value vs column 0; NAN if not computable */
+	const struct matrix_row *row;	/* NULL when the set lacks the key */
+};
+struct compare_row {
+	const char		*key;	/* borrowed from a matrix */
+	bool			absolute;	/* change in points, not % */
+	bool			listed;
+	struct compare_cell	*cells;	/* nr_cols, owned */
+};
+struct compare_opts {
+	bool			all;	/* -a: list every row */
+	struct lkp_select_opts	select;
+	bool			stats;	/* --stats */
+	double			alpha;	/* --alpha, default 0.05 */
+	bool			raw;	/* --raw */
+	const char		*axis_keys, *axis_values;	/* header block; NULL: omitted */
+};
+struct compare_result {
+	const struct compare_col *cols;	/* borrowed */
+	size_t			nr_cols;
+	struct compare_row	*rows;	/* every key of every set, listed ones first in LKP order */
+	size_t			nr_rows, nr_listed;
+};
+int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
+		  struct compare_result *r);
+void compare_result_release(struct compare_result *r);	/* NULL-safe */
+/* LKP's table of the listed rows (plus --stats columns and --raw lines when asked). */
+int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
+/* Everything as one JSON object (see docs/compare.md). */
+int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
+/* perf-profile calltrace/children/self rows ranked by |change in share|, @top per kind. */
+int compare_write_perf_profile(FILE *fp, const struct compare_result *r, size_t top);
+
+/* ---- plots ---- */
+/* LKP's bisect plot as gnuplot's dumb terminal draws it: '*' base/good, 'O' new/bad. */
+int plot_write_ascii(FILE *fp, const char *title, const double *good, size_t ngood,
+		     const double *bad, size_t nbad, int width, int height);
+int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood,
+		   const char *good_label, const double *bad, size_t nbad, const char *bad_label);
 
 #endif

@@ -24,6 +24,7 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(compare, "compare result sets across kernels, as LKP's tables")	\
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
 
 

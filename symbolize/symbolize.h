@@ -34,6 +34,8 @@ struct sym_opts {
 	const char	*kallsyms;
 	/* Do not search the usual vmlinux locations (tests, reports of foreign recordings). */
 	bool		no_vmlinux_search;
+	/* Kernel release for the vmlinux search (perf.data's OSRELEASE); NULL: uname -r. */
+	const char	*osrelease;
 };
 
 struct sym_result {
@@ -69,5 +71,16 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 
 /* Which kernel symbol source is in use: "vmlinux PATH", "kallsyms PATH", or "none". Owned. */
 const char *sym_session_kernel_source(const struct sym_session *s);
+
+/* Counters, for tests and -v output. */
+struct sym_stats {
+	uint64_t	resolves;	/* sym_session_resolve() calls */
+	uint64_t	cache_hits;	/* answered from the (object, address) cache */
+	uint64_t	lookups;	/* symbol table or DWARF searches (cache misses) */
+	uint64_t	files_loaded;	/* ELF files read through libdwfl */
+	uint64_t	files_failed;	/* mapped files that could not be read (no symbols) */
+	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
+};
+void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
 
 #endif

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * callgraph.c - distinct stacks -> (period, samples), hash-consed.
+ *
+ * Three levels of interning make a repeated sample cheap and allocation-free:
+ *  1. strings (symbol, module, comm) live once in a string pool, so they compare with ==;
+ *  2. a frame (sym, dso, addr, flags, sym_start) becomes a small integer id;
+ *  3. a stack is (task id, frame ids) and is found by hashing those integers.
+ * Adding a sample whose stack was seen before only hashes and adds two counters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output-local.h"
+
+struct callgraph {
+	struct strpool		strs;
+	struct arena		ids_mem;	/* the frame id arrays of the stacks */
+
+	struct cg_frame		*frames;	/* by frame id; strings interned */
+	size_t			nr_frames, alloc_frames;
+	struct idtab		frame_tab;
+
+	struct cg_task		*tasks;		/* by task id; comm interned */
+	size_t			nr_tasks, alloc_tasks;
+	struct idtab		task_tab;
+
+	struct cg_stack_rec	*stacks;
+	size_t			nr_stacks, alloc_stacks;
+	struct idtab		stack_tab;
+
+	uint32_t		*scratch;	/* frame ids of the sample being added */
+	size_t			alloc_scratch;
+	size_t			max_nr;		/* deepest stack, sizes for_each's buffer */
+	uint64_t		total_period, total_samples;
+};
+
+struct callgraph *callgraph_new(void)
+{
+	struct callgraph *cg = calloc(1, sizeof(*cg));
+
+	if (!cg)
+		errno = ENOMEM;
+	return cg;
+}
+
+void callgraph_free(struct callgraph *cg)
+{
+	if (!cg)
+		return;
+	strpool_release(&cg->strs);
+	arena_release(&cg->ids_mem);
+	free(cg->frames);
+	idtab_release(&cg->frame_tab);
+	free(cg->tasks);
+	idtab_release(&cg->task_tab);
+	free(cg->stacks);
+	idtab_release(&cg->stack_tab);
+	free(cg->scratch);
+	free(cg);
+}
+
+const char *callgraph_intern(struct callgraph *cg, const char *s)
+{
+	return strpool_intern(&cg->strs, s);
+}
+
+/* ---- frames ------------------------------------------------------------------------------- */
+
+static uint64_t frame_hash(const struct cg_frame *f)
+{
+	uint64_t h = hash_ptr(f->sym);
+
+	h = hash_combine(h, (uintptr_t)f->dso);
+	h = hash_combine(h, f->addr);
+	h = hash_combine(h, f->sym_start);
+	return hash_combine(h, f->flags);
+}
+
+static bool frame_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct callgraph *cg = ctx;
+	const struct cg_frame *a = &cg->frames[id], *b = key;
+
+	return a->sym == b->sym && a->dso == b->dso && a->addr == b->addr &&
+	       a->sym_start == b->sym_start && a->flags == b->flags;
+}
+
+/* The id of @in, added if new; IDTAB_NONE with *err set on failure. */
+static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *err)
+{
+	struct cg_frame f = *in;
+	uint64_t h;
+	uint32_t id;
+
+	if (!f.dso) {
+		*err = -EINVAL;
+		return IDTAB_NONE;
+	}
+	f.dso = strpool_intern(&cg->strs, f.dso);
+	if (f.sym)
+		f.sym = strpool_intern(&cg->strs, f.sym);
+	if (!f.dso || (in->sym && !f.sym)) {
+		*err = -ENOMEM;
+		return IDTAB_NONE;
+	}
+
+	h = frame_hash(&f);
+	id = idtab_find(&cg->frame_tab, h, frame_eq, &f, cg);
+	if (id == IDTAB_NONE)
+		id = idtab_append(&cg->frame_tab, h, (void **)&cg->frames, &cg->nr_frames,
+				  &cg->alloc_frames, &f, sizeof(f));
+	if (id == IDTAB_NONE)
+		*err = -ENOMEM;
+	return id;
+}
+
+/* ---- tasks -------------------------------------------------------------------------------- */
+
+static uint64_t task_hash(const struct cg_task *t)
+{
+	uint64_t h = hash_ptr(t->comm);
+
+	h = hash_combine(h, (uint32_t)t->pid);
+	return hash_combine(h, (uint32_t)t->tid);
+}
+
+static bool task_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct callgraph *cg = ctx;
+	const struct cg_task *a = &cg->tasks[id], *b = key;
+
+	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid;
+}
+
+static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err)
+{
+	struct cg_task t = { .comm = NULL, .pid = -1, .tid = -1 };
+	uint64_t h;
+	uint32_t id;
+
+	if (in) {
+		t = *in;
+		if (t.comm && !(t.comm = strpool_intern(&cg->strs, t.comm))) {
+			*err = -ENOMEM;
+			return IDTAB_NONE;
+		}
+	}
+	h = task_hash(&t);
+	id = idtab_find(&cg->task_tab, h, task_eq, &t, cg);
+	if (id == IDTAB_NONE)
+		id = idtab_append(&cg->task_tab, h, (void **)&cg->tasks, &cg->nr_tasks,
+				  &cg->alloc_tasks, &t, sizeof(t));
+	if (id == IDTAB_NONE)
+		*err = -ENOMEM;
+	return id;
+}
+
+/* ---- stacks ------------------------------------------------------------------------------- */
+
+static uint64_t stack_hash(uint32_t task, const uint32_t *ids, size_t nr)
+{
+	uint64_t h = hash_u64(((uint64_t)task << 32) | nr);
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		h = hash_combine(h, ids[i]);
+	return h;
+}
+
+static bool stack_eq(uint32_t id, const void *key, const void *ctx)
+{
+	const struct callgraph *cg = ctx;
+	const struct cg_stack_rec *a = &cg->stacks[id], *b = key;
+
+	return a->task == b->task && a->nr == b->nr &&
+	       memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0;
+}
+
+static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint64_t h)
+{
+	struct cg_stack_rec st = *key;
+	uint32_t *ids = arena_alloc(&cg->ids_mem, key->nr * sizeof(*ids) + 1);
+
+	if (!ids)
+		return -ENOMEM;
+	memcpy(ids, key->ids, key->nr * sizeof(*ids));
+	st.ids = ids;
+	if (idtab_append(&cg->stack_tab, h, (void **)&cg->stacks, &cg->nr_stacks,
+			 &cg->alloc_stacks, &st, sizeof(st)) == IDTAB_NONE)
+		return -ENOMEM;
+	if (key->nr > cg->max_nr)
+		cg->max_nr = key->nr;
+	return 0;
+}
+
+int callgraph_add(struct callgraph *cg, const struct cg_task *task,
+		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples)
+{
+	struct cg_stack_rec key = { .period = period, .samples = samples };
+	uint64_t h;
+	uint32_t id;
+	size_t i;
+	int err = 0;
+
+	if (!cg || (nr && !frames) || nr >= IDTAB_NONE)
+		return -EINVAL;
+	if (array_reserve((void **)&cg->scratch, &cg->alloc_scratch, nr, sizeof(*cg->scratch)))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		cg->scratch[i] = frame_id(cg, &frames[i], &err);
+		if (err)
+			return err;
+	}
+	key.task = task_id(cg, task, &err);
+	if (err)
+		return err;
+	key.ids = cg->scratch;
+	key.nr = nr;
+
+	h = stack_hash(key.task, key.ids, nr);
+	id = idtab_find(&cg->stack_tab, h, stack_eq, &key, cg);
+	if (id != IDTAB_NONE) {
+		cg->stacks[id].period += period;
+		cg->stacks[id].samples += samples;
+	} else {
+		err = stack_new(cg, &key, h);
+		if (err)
+			return err;
+	}
+	cg->total_period += period;
+	cg->total_samples += samples;
+	return 0;
+}
+
+/* ---- queries ------------------------------------------------------------------------------ */
+
+uint64_t callgraph_total_period(const struct callgraph *cg)
+{
+	return cg->total_period;
+}
+
+uint64_t callgraph_total_samples(const struct callgraph *cg)
+{
+	return cg->total_samples;
+}
+
+size_t callgraph_nr_stacks(const struct callgraph *cg)
+{
+	return cg->nr_stacks;
+}
+
+int callgraph_for_each(const struct callgraph *cg, cg_stack_fn fn, void *arg)
+{
+	struct cg_frame *buf = NULL;
+	struct cg_stack st;
+	size_t i, j;
+	int ret = 0;
+
+	if (cg->max_nr && !(buf = calloc(cg->max_nr, sizeof(*buf))))
+		return -ENOMEM;
+	for (i = 0; i < cg->nr_stacks && !ret; i++) {
+		const struct cg_stack_rec *r = &cg->stacks[i];
+
+		for (j = 0; j < r->nr; j++)
+			buf[j] = cg->frames[r->ids[j]];
+		st = (struct cg_stack){
+			.task = &cg->tasks[r->task], .frames = buf, .nr = r->nr,
+			.period = r->period, .samples = r->samples,
+		};
+		ret = fn(&st, arg);
+	}
+	free(buf);
+	return ret;
+}
+
+/* ---- the internal view (output-local.h) --------------------------------------------------- */
+
+size_t cg_nr_frames(const struct callgraph *cg)
+{
+	return cg->nr_frames;
+}
+
+const struct cg_frame *cg_frame_at(const struct callgraph *cg, uint32_t id)
+{
+	return &cg->frames[id];
+}
+
+const struct cg_task *cg_task_at(const struct callgraph *cg, uint32_t id)
+{
+	return &cg->tasks[id];
+}
+
+size_t cg_nr_stack_recs(const struct callgraph *cg)
+{
+	return cg->nr_stacks;
+}
+
+const struct cg_stack_rec *cg_stack_rec_at(const struct callgraph *cg, size_t i)
+{
+	return &cg->stacks[i];
+}

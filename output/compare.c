@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - build the comparison of result sets: every key of every set with its per-set mean,
+ * stddev, change against the base (column 0) and Welch p-value, which rows LKP would list, and
+ * LKP's order (Compare.sort_stats): [group rank, sort key, changes].
+ *
+ *  - group rank: how many listed rows share the key's first component; 0 for the test's own
+ *    metrics (any first component that is not an LKP monitor);
+ *  - sort key: the whole key, but only the first two components for perf-profile;
+ *  - changes: the changes against the base, ascending. Ruby's sort is not stable; equal tuples
+ *    are ordered by key here so the output is deterministic.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output.h"
+
+struct sort_item {
+	struct compare_row	*row;
+	size_t			rank;
+	size_t			sort_key_len;
+	size_t			nr_cols;
+};
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted union of all keys; the strings are borrowed from the matrices. */
+static int union_keys(const struct compare_col *cols, size_t nr_cols, const char ***out,
+		      size_t *nr_out)
+{
+	size_t total = 0, n = 0;
+	const char **keys;
+
+	for (size_t c = 0; c < nr_cols; c++)
+		total += cols[c].m->nr_rows;
+	keys = calloc(total ? total : 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (size_t c = 0; c < nr_cols; c++)
+		for (size_t i = 0; i < cols[c].m->nr_rows; i++)
+			keys[n++] = cols[c].m->rows[i].key;
+	qsort(keys, n, sizeof(*keys), str_ptr_cmp);
+	*nr_out = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!*nr_out || strcmp(keys[*nr_out - 1], keys[i]))
+			keys[(*nr_out)++] = keys[i];
+	*out = keys;
+	return 0;
+}
+
+static bool has_perf_profile(const struct matrix *m)
+{
+	for (size_t i = 0; i < m->nr_rows; i++)
+		if (!strncmp(m->rows[i].key, "perf-profile.", 13))
+			return true;
+	return false;
+}
+
+/* Values of a column for a row: the matrix's, or LKP's fillers when the set lacks the key. */
+static const double *cell_values(const struct compare_cell *cell, const double *zeros)
+{
+	return cell->row ? cell->row->v : zeros;
+}
+
+static void fill_cells(struct compare_row *row, const struct compare_col *cols, size_t nr_cols,
+		       const double *zeros)
+{
+	const struct compare_col *base = &cols[0];
+
+	for (size_t c = 0; c < nr_cols; c++) {
+		struct compare_cell *cell = &row->cells[c];
+		const double *v;
+
+		cell->row = matrix_find(cols[c].m, row->key);
+		v = cell_values(cell, zeros);
+		cell->mean = stats_mean(v, cols[c].m->nr_runs);
+		cell->stddev = stats_pstddev(v, cols[c].m->nr_runs);
+		cell->rel_stddev = cell->mean != 0 ? 100 * cell->stddev / cell->mean : cell->stddev;
+		cell->p = NAN;
+	}
+	for (size_t c = 1; c < nr_cols; c++) {
+		struct compare_cell *cell = &row->cells[c];
+		double b = row->cells[0].mean, t, df;
+
+		if (row->absolute)
+			cell->change = cell->mean - b;
+		else	/* LKP replaces a zero base by 1e-100: "+6e+100%" */
+			cell->change = 100 * (cell->mean - b) / (b == 0 ? 1e-100 : b);
+		stats_welch(cell_values(&row->cells[0], zeros), base->m->nr_runs,
+			    cell_values(cell, zeros), cols[c].m->nr_runs, &t, &df, &cell->p);
+	}
+}
+
+static bool row_listed(const struct compare_row *row, const struct compare_col *cols,
+		       size_t nr_cols, const bool *pp, const struct compare_opts *o)
+{
+	struct lkp_side base, new;
+
+	if (o->all)
+		return true;
+	for (size_t c = 1; c < nr_cols; c++) {
+		const struct compare_cell *b = &row->cells[0], *n = &row->cells[c];
+
+		base = (struct lkp_side){ b->row ? b->row->v : NULL, b->row ? b->row->present : NULL,
+					  cols[0].m->nr_runs, b->row != NULL, pp[0] };
+		new = (struct lkp_side){ n->row ? n->row->v : NULL, n->row ? n->row->present : NULL,
+					 cols[c].m->nr_runs, n->row != NULL, pp[c] };
+		if (lkp_stat_changed(row->key, &base, &new, &o->select))
+			return true;
+	}
+	return false;
+}
+
+static size_t first_component_len(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot ? (size_t)(dot - key) : strlen(key);
+}
+
+static int sort_item_cmp(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+	size_t n = x->sort_key_len < y->sort_key_len ? x->sort_key_len : y->sort_key_len;
+	int r;
+
+	if (x->row->listed != y->row->listed)
+		return x->row->listed ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	r = memcmp(x->row->key, y->row->key, n);
+	if (r)
+		return r;
+	if (x->sort_key_len != y->sort_key_len)
+		return x->sort_key_len < y->sort_key_len ? -1 : 1;
+	for (size_t c = 1; c < x->nr_cols; c++) {
+		double p = x->row->cells[c].change, q = y->row->cells[c].change;
+
+		if (p != q)
+			return p < q ? -1 : 1;
+	}
+	return strcmp(x->row->key, y->row->key);
+}
+
+/* Sort key length: the whole key, or "perf-profile.<kind>" for perf-profile rows. */
+static size_t sort_key_len(const char *key)
+{
+	const char *dot;
+
+	if (strncmp(key, "perf-profile.", 13))
+		return strlen(key);
+	dot = strchr(key + 13, '.');
+	return dot ? (size_t)(dot - key) : strlen(key);
+}
+
+static int sort_rows(struct compare_result *r)
+{
+	struct sort_item *items = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*items));
+	struct compare_row *sorted = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*sorted));
+
+	if (!items || !sorted) {
+		free(items);
+		free(sorted);
+		return -ENOMEM;
+	}
+	/* Rows are still sorted by key here, so each first component is one contiguous run. */
+	for (size_t i = 0, end; i < r->nr_rows; i = end) {
+		const char *key = r->rows[i].key;
+		size_t len = first_component_len(key), listed = 0;
+
+		for (end = i; end < r->nr_rows && first_component_len(r->rows[end].key) == len &&
+		     !strncmp(r->rows[end].key, key, len); end++)
+			listed += r->rows[end].listed;
+		for (size_t j = i; j < end; j++)
+			items[j] = (struct sort_item){ &r->rows[j],
+				lkp_is_monitor(key) ? listed : 0, sort_key_len(r->rows[j].key),
+				r->nr_cols };
+	}
+	qsort(items, r->nr_rows, sizeof(*items), sort_item_cmp);
+	for (size_t i = 0; i < r->nr_rows; i++)
+		sorted[i] = *items[i].row;
+	free(r->rows);
+	free(items);
+	r->rows = sorted;
+	return 0;
+}
+
+int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
+		  struct compare_result *r)
+{
+	const char **keys = NULL;
+	size_t nr_keys = 0, max_runs = 0;
+	double *zeros = NULL;
+	bool *pp = NULL;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (nr_cols < 1)
+		return -EINVAL;
+	r->cols = cols;
+	r->nr_cols = nr_cols;
+	ret = union_keys(cols, nr_cols, &keys, &nr_keys);
+	if (ret)
+		return ret;
+	for (size_t c = 0; c < nr_cols; c++)
+		if (cols[c].m->nr_runs > max_runs)
+			max_runs = cols[c].m->nr_runs;
+	ret = -ENOMEM;
+	zeros = calloc(max_runs ? max_runs : 1, sizeof(*zeros));
+	pp = calloc(nr_cols, sizeof(*pp));
+	r->rows = calloc(nr_keys ? nr_keys : 1, sizeof(*r->rows));
+	if (!zeros || !pp || !r->rows)
+		goto out;
+	for (size_t c = 0; c < nr_cols; c++)
+		pp[c] = has_perf_profile(cols[c].m);
+	for (size_t i = 0; i < nr_keys; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		row->key = keys[i];
+		row->absolute = lkp_is_absolute_change(keys[i]);
+		row->cells = calloc(nr_cols, sizeof(*row->cells));
+		if (!row->cells)
+			goto out;
+		r->nr_rows++;
+		fill_cells(row, cols, nr_cols, zeros);
+		row->listed = row_listed(row, cols, nr_cols, pp, o);
+		r->nr_listed += row->listed;
+	}
+	ret = sort_rows(r);
+out:
+	free(keys);
+	free(zeros);
+	free(pp);
+	if (ret)
+		compare_result_release(r);
+	return ret;
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_rows; i++)
+		free(r->rows[i].cells);
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * folded.c - collapsed stacks exactly as stackcollapse-perf.pl prints them.
+ *
+ * One line per distinct folded stack, "root;...;leaf count", where the root is the process
+ * name and the count the summed period (or sample count). Distinct graph stacks can fold into
+ * the same line (addresses or pids not shown, same names in two modules), so lines are summed
+ * by text and then sorted bytewise, as Perl's `sort { $a cmp $b } keys %collapsed`.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output-local.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * The Perl script's kernel test is on the module: `$mod =~ m/(^\[|vmlinux$)/ && $mod !~
+ * /unknown/` (so "[vdso]" frames are annotated too); frames flagged kernel count as well.
+ */
+static bool is_kernel_frame(const struct cg_frame *f)
+{
+	if (strstr(f->dso, "unknown"))
+		return false;
+	return (f->flags & CG_FRAME_KERNEL) || f->dso[0] == '[' || ends_with(f->dso, "vmlinux");
+}
+
+/* Append @s with ';' turned into ':' (a ';' would split the frame). */
+static int put_name(struct strbuf *b, const char *s)
+{
+	const char *semi;
+	int err;
+
+	while ((semi = strchr(s, ';'))) {
+		err = sb_putn(b, s, semi - s) ?: sb_putn(b, ":", 1);
+		if (err)
+			return err;
+		s = semi + 1;
+	}
+	return sb_puts(b, s);
+}
+
+static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags)
+{
+	char addr[24];
+	int err;
+
+	if (f->sym) {
+		err = put_name(b, f->sym);
+	} else {
+		/* "[unknown]" becomes "[<module basename>]" when the module is known. */
+		const char *mod = strcmp(f->dso, "[unknown]") ? dso_basename(f->dso) : "unknown";
+
+		err = sb_putn(b, "[", 1) ?: put_name(b, mod);
+		if (!err && (flags & FOLDED_ADDRS)) {
+			snprintf(addr, sizeof(addr), " <%" PRIx64 ">", f->addr);
+			err = sb_puts(b, addr);
+		}
+		err = err ?: sb_putn(b, "]", 1);
+	}
+	if (!err && (flags & FOLDED_KERNEL) && is_kernel_frame(f))
+		err = sb_puts(b, "_[k]");
+	return err;
+}
+
+static void put_id(char *buf, size_t len, int id)
+{
+	if (id < 0)
+		snprintf(buf, len, "?");	/* the script's "?" when perf printed no pid */
+	else
+		snprintf(buf, len, "%d", id);
+}
+
+/* The root frame: comm with spaces as '_', then "-PID" or "-PID/TID". */
+static int put_root(struct strbuf *b, const struct cg_task *t, unsigned int flags)
+{
+	char pid[16], tid[16];
+	size_t start = b->len, i;
+	int err;
+
+	put_id(pid, sizeof(pid), t->pid);
+	put_id(tid, sizeof(tid), t->tid);
+	err = sb_puts(b, t->comm);
+	if (!err && (flags & (FOLDED_PID | FOLDED_TID)))
+		err = sb_putn(b, "-", 1) ?: sb_puts(b, pid);
+	if (!err && (flags & FOLDED_TID))
+		err = sb_putn(b, "/", 1) ?: sb_puts(b, tid);
+	for (i = start; !err && i < b->len; i++) {
+		if (b->s[i] == ' ')
+			b->s[i] = '_';
+	}
+	return err;
+}
+
+static int fold_stack(struct strbuf *b, const struct callgraph *cg,
+		      const struct cg_stack_rec *r, unsigned int flags)
+{
+	const struct cg_task *t = cg_task_at(cg, r->task);
+	size_t j;
+	int err = 0;
+
+	b->len = 0;
+	if (t->comm)
+		err = put_root(b, t, flags);
+	for (j = r->nr; j-- > 0 && !err;) {	/* root first */
+		if (b->len)
+			err = sb_putn(b, ";", 1);
+		err = err ?: put_frame(b, cg_frame_at(cg, r->ids[j]), flags);
+	}
+	return err;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct str_sum *)a)->key, ((const struct str_sum *)b)->key);
+}
+
+int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
+{
+	struct str_sums lines = { 0 };
+	struct strbuf b = { 0 };
+	size_t i;
+	int err = 0;
+
+	if (!fp || !cg)
+		return -EINVAL;
+	for (i = 0; i < cg_nr_stack_recs(cg) && !err; i++) {
+		const struct cg_stack_rec *r = cg_stack_rec_at(cg, i);
+
+		err = fold_stack(&b, cg, r, flags);
+		if (!err && b.len)	/* the script prints nothing for an empty stack */
+			err = str_sums_add(&lines, b.s, b.len,
+					   flags & FOLDED_SAMPLES ? r->samples : r->period);
+	}
+	if (!err) {
+		/* Sorting the sums array itself breaks its index, which is not used again. */
+		if (lines.nr > 1)
+			qsort(lines.v, lines.nr, sizeof(*lines.v), line_cmp);
+		for (i = 0; i < lines.nr; i++)
+			fprintf(fp, "%s %" PRIu64 "\n", lines.v[i].key, lines.v[i].value);
+		if (ferror(fp))
+			err = -EIO;
+	}
+	free(b.s);
+	str_sums_release(&lines);
+	return err;
+}

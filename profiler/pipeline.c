@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline.c - profile_load(): replay a perf.data file the way `perf report` does and
+ * aggregate its samples into one call graph per event.
+ *
+ * Records arrive in perf's order (perf-read-data.c). MMAP/MMAP2 and FORK records build the
+ * address spaces in the symbolizer, COMM/FORK name the threads; each SAMPLE's call chain is
+ * resolved frame by frame: context markers switch between kernel and user space (perf's
+ * thread__resolve_callchain_sample), addresses are looked up as given, an unknown marker
+ * discards the chain like perf does, at most 127 frames (perf's --max-stack default) are kept.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiler/perf-read-local.h"
+#include "profiler/pipeline-local.h"
+#include "profiler/profile-local.h"
+#include "symbolize/symbolize.h"
+
+#define MAX_STACK	127	/* perf report's default --max-stack */
+
+struct loader {
+	const struct profile_load_opts	*o;
+	struct perf_reader		*r;
+	struct sym_session		*sym;
+	struct profile			*p;
+	struct callgraph		**cgs;		/* per attr, created on its first sample */
+	uint64_t			*nr_samples;	/* per attr */
+	struct comm_table		comms;
+	struct cg_frame			frames[MAX_STACK + 1];
+};
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Fill @f for @addr resolved in @pid's address space or the kernel's. */
+static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int cpumode,
+		    struct cg_frame *f)
+{
+	struct sym_result res = { NULL, "[unknown]", 0 };
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+
+	/* Hypervisor and guest addresses have no maps here: unresolved, as in perf. */
+	if (kernel || cpumode == PERF_RECORD_MISC_USER)
+		sym_session_resolve(l->sym, pid, addr, kernel, &res);
+	f->sym = res.sym;
+	f->dso = res.dso ? res.dso : "[unknown]";
+	f->addr = !res.sym && l->o->keep_addrs ? addr : 0;
+	f->flags = kernel ? CG_FRAME_KERNEL : 0;
+}
+
+/*
+ * The frames of one sample, leaf first: the call chain without its markers. The leaf must be
+ * the sample's own ip (perf resolves it with the record's cpumode for Self and -U); chains
+ * start there, and when one does not (or there is no chain) the ip is put in front.
+ */
+static size_t sample_frames(struct loader *l, const struct perf_sample *s, unsigned int misc)
+{
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	uint64_t first_ip = 0;
+	size_t n = 0;
+
+	for (uint64_t i = 0; i < s->callchain_nr && n < MAX_STACK; i++) {
+		uint64_t ip = perf_u64_at(s->callchain, i);
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip == (uint64_t)PERF_CONTEXT_HV) {
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			} else if (ip == (uint64_t)PERF_CONTEXT_KERNEL) {
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			} else if (ip == (uint64_t)PERF_CONTEXT_USER) {
+				cpumode = PERF_RECORD_MISC_USER;
+			} else {
+				/* perf: "invalid callchain context", the chain is discarded. */
+				n = 0;
+				break;
+			}
+			continue;
+		}
+		if (!n)
+			first_ip = ip;
+		resolve(l, s->pid, ip, cpumode, &l->frames[1 + n++]);
+	}
+	if (n && first_ip == s->ip) {
+		memmove(&l->frames[0], &l->frames[1], n * sizeof(l->frames[0]));
+		return n;
+	}
+	resolve(l, s->pid, s->ip, misc & PERF_RECORD_MISC_CPUMODE_MASK, &l->frames[0]);
+	return n + 1;
+}
+
+static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
+		      size_t errlen)
+{
+	const struct perf_evattr *ev = rec->attr;
+	struct perf_sample s;
+	struct cg_task task;
+	char tidbuf[16];
+	size_t n;
+	int ret;
+
+	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
+		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+			    (unsigned long long)rec->offset, rec->hdr.size);
+	if (!l->cgs[ev->idx]) {
+		l->cgs[ev->idx] = callgraph_new();
+		if (!l->cgs[ev->idx])
+			return fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	n = sample_frames(l, &s, rec->hdr.misc);
+	task.comm = comm_table_name(&l->comms, s.tid, tidbuf, sizeof(tidbuf));
+	task.pid = l->o->keep_pid || l->o->keep_tid ? s.pid : -1;
+	task.tid = l->o->keep_tid ? s.tid : -1;
+	ret = callgraph_add(l->cgs[ev->idx], &task, l->frames, n, s.period, 1);
+	if (ret)
+		return fail(err, errlen, ret, "%s", strerror(-ret));
+	l->nr_samples[ev->idx]++;
+	l->p->nr_samples++;
+	return 0;
+}
+
+/* MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset. */
+static int add_map(struct loader *l, const struct perf_record *rec, size_t name_at)
+{
+	const char *body = rec->body, *name = body + name_at;
+	uint32_t pid;
+	uint64_t v[3];
+
+	if (rec->body_len <= name_at || !memchr(name, '\0', rec->body_len - name_at))
+		return -EINVAL;
+	memcpy(&pid, body, 4);
+	memcpy(v, body + 8, sizeof(v));
+	sym_session_add_map(l->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], name);
+	return 0;
+}
+
+static int add_comm(struct loader *l, const struct perf_record *rec)
+{
+	const char *name = (const char *)rec->body + 8;
+	int32_t tid;
+
+	if (rec->body_len <= 8 || !memchr(name, '\0', rec->body_len - 8))
+		return -EINVAL;
+	memcpy(&tid, (const char *)rec->body + 4, 4);
+	return comm_table_set(&l->comms, tid, name) ? -ENOMEM : 0;
+}
+
+static int add_fork(struct loader *l, const struct perf_record *rec)
+{
+	int32_t f[4];	/* pid, ppid, tid, ptid */
+
+	if (rec->body_len < sizeof(f))
+		return -EINVAL;
+	memcpy(f, rec->body, sizeof(f));
+	if (f[0] != f[1])
+		sym_session_fork(l->sym, f[1], f[0]);
+	return comm_table_fork(&l->comms, f[3], f[2]) ? -ENOMEM : 0;
+}
+
+static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	switch (rec->hdr.type) {
+	case PERF_RECORD_SAMPLE:
+		return add_sample(l, rec, err, errlen);
+	case PERF_RECORD_MMAP:
+		ret = add_map(l, rec, 32);
+		break;
+	case PERF_RECORD_MMAP2:
+		ret = add_map(l, rec, 64);
+		break;
+	case PERF_RECORD_COMM:
+		ret = add_comm(l, rec);
+		break;
+	case PERF_RECORD_FORK:
+		ret = add_fork(l, rec);
+		break;
+	case PERF_RECORD_LOST:		/* u64 id, lost */
+		ret = rec->body_len < 16 ? -EINVAL : 0;
+		if (!ret) {
+			l->p->nr_lost += perf_u64_at(rec->body, 1);
+			l->p->nr_lost_records++;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+		ret = rec->body_len < 8 ? -EINVAL : 0;
+		if (!ret)
+			l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
+		break;
+	case PERF_RECORD_THROTTLE:
+		l->p->nr_throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		l->p->nr_unthrottle++;
+		break;
+	default:
+		break;
+	}
+	if (ret == -ENOMEM)
+		return fail(err, errlen, ret, "out of memory");
+	if (ret)
+		return fail(err, errlen, ret, "corrupt record at offset %llu (type %u, size %u)",
+			    (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+	return 0;
+}
+
+/* The kallsyms snapshot `kprof record` leaves next to the file, if there is one. */
+static char *default_kallsyms(const char *path)
+{
+	char *snap;
+
+	if (asprintf(&snap, "%s.kallsyms", path) < 0)
+		return NULL;
+	if (access(snap, R_OK) == 0)
+		return snap;
+	free(snap);
+	return NULL;
+}
+
+static int setup(struct loader *l, const char *path, char *err, size_t errlen)
+{
+	const struct perf_file_info *in = perf_reader_info(l->r);
+	size_t nr = perf_reader_nr_attrs(l->r);
+	struct sym_opts so = { .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
+	char *snap = NULL;
+
+	if (!so.kallsyms)
+		so.kallsyms = snap = default_kallsyms(path);
+	l->sym = sym_session_new(&so);
+	free(snap);
+	if (!l->sym)
+		return fail(err, errlen, -errno, "cannot set up symbolization: %s",
+			    strerror(errno));
+	l->p = calloc(1, sizeof(*l->p));
+	l->cgs = calloc(nr, sizeof(*l->cgs));
+	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
+	if (!l->p || !l->cgs || !l->nr_samples)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	l->p->nr_cpus = in->nr_cpus_online;
+	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
+	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
+	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))) ||
+	    !(l->p->kernel_source = strdup(sym_session_kernel_source(l->sym))))
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Hand the call graphs of the events that have samples to the profile, in attr order. */
+static int collect_events(struct loader *l, char *err, size_t errlen)
+{
+	size_t nr = perf_reader_nr_attrs(l->r);
+
+	l->p->events = calloc(nr, sizeof(*l->p->events));
+	if (!l->p->events)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		struct profile_event *e = &l->p->events[l->p->nr_events];
+
+		if (!l->cgs[i])
+			continue;
+		e->name = strdup(perf_reader_attr(l->r, i)->name);
+		if (!e->name)
+			return fail(err, errlen, -ENOMEM, "out of memory");
+		e->cg = l->cgs[i];
+		e->nr_samples = l->nr_samples[i];
+		l->cgs[i] = NULL;
+		l->p->nr_events++;
+	}
+	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id;
+	return 0;
+}
+
+static void loader_release(struct loader *l)
+{
+	for (size_t i = 0; l->cgs && i < perf_reader_nr_attrs(l->r); i++)
+		callgraph_free(l->cgs[i]);
+	free(l->cgs);
+	free(l->nr_samples);
+	comm_table_release(&l->comms);
+	sym_session_free(l->sym);
+	perf_reader_close(l->r);
+}
+
+int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
+		 char *err, size_t errlen)
+{
+	static const struct profile_load_opts defaults;
+	struct loader l = { .o = o ? o : &defaults };
+	struct perf_record rec;
+	int ret;
+
+	*out = NULL;
+	ret = perf_reader_open(path, &l.r, err, errlen);
+	if (ret)
+		return ret;
+	ret = setup(&l, path, err, errlen);
+	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
+		ret = process(&l, &rec, err, errlen);
+	if (!ret)
+		ret = collect_events(&l, err, errlen);
+	loader_release(&l);
+	if (ret) {
+		profile_free(l.p);
+		return ret;
+	}
+	*out = l.p;
+	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_events; i++) {
+		free(p->events[i].name);
+		callgraph_free(p->events[i].cg);
+	}
+	free(p->events);
+	free(p->hostname);
+	free(p->osrelease);
+	free(p->cmdline);
+	free(p->kernel_source);
+	free(p);
+}
+
+bool profile_is_perf_data(const void *head, size_t len)
+{
+	return perf_file_magic_ok(head, len);
+}

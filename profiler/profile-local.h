@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile-local.h - load a perf.data file into call graphs: read (perf-read-local.h),
+ * symbolize (symbolize.h), aggregate (output.h). Used by report, collapse, flamegraph and run.
+ *
+ * One call graph per event that has samples. Frames are leaf first, call-chain context markers
+ * dropped; a frame that does not resolve keeps sym == NULL and its module name (and its address
+ * with keep_addrs), so -U-style consumers can drop it and folded output can show it.
+ */
+#ifndef KPROF_PROFILE_LOCAL_H
+#define KPROF_PROFILE_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/output.h"
+
+struct profile_load_opts {
+	const char	*vmlinux;	/* --vmlinux PATH, or NULL */
+	const char	*kallsyms;	/* --kallsyms PATH; NULL: "<file>.kallsyms" if it exists
+					 * (written by kprof record), else /proc/kallsyms */
+	bool		keep_pid;	/* tasks carry pid (collapse --pid/--tid); else pid = -1 */
+	bool		keep_tid;
+	bool		keep_addrs;	/* unresolved frames keep their address (collapse --addrs) */
+};
+
+struct profile_event {
+	char		*name;		/* perf's event name: "cpu-clock", "cycles:pp", "sched:sched_switch" */
+	struct callgraph *cg;		/* owned by the profile */
+	uint64_t	nr_samples;
+};
+
+struct profile {
+	struct profile_event	*events;	/* events that have samples, in attr order */
+	size_t			nr_events;
+	uint64_t		nr_samples, nr_lost, nr_lost_records, nr_throttle;
+	char			*hostname, *osrelease, *cmdline;	/* NULL when absent */
+	int			nr_cpus;			/* 0 when absent */
+	uint64_t		nr_unthrottle;
+	uint64_t		nr_lost_samples;	/* PERF_RECORD_LOST_SAMPLES totals */
+	uint64_t		nr_unknown_id;		/* samples of no known event (skipped) */
+	char			*kernel_source;		/* symbolize's kernel symbol source */
+};
+
+/* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */
+int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
+		 char *err, size_t errlen);
+void profile_free(struct profile *p);			/* NULL-safe */
+/* True when the first bytes of a file are perf.data's magic ("PERFILE2", either byte order). */
+bool profile_is_perf_data(const void *head, size_t len);
+
+#endif

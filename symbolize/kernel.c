@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel.c - naming kernel addresses. Names come from a vmlinux through libdwfl when one is given
+ * or found where perf looks, else from the kallsyms text; module symbols always come from
+ * kallsyms. The kernel map is what perf 6.1 uses: the recording's "[kernel.kallsyms]_text" MMAP
+ * ([_text, _etext) on x86_64), else _text/_etext from kallsyms. Addresses outside it and outside
+ * every module are unknown, as in perf.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "symbolize/symbolize-local.h"
+
+/* perf's vmlinux_path, minus the current directory. %s is the kernel release. */
+static const char *const vmlinux_paths[] = {
+	"/usr/lib/debug/boot/vmlinux-%s",
+	"/boot/vmlinux-%s",
+	"/lib/modules/%s/build/vmlinux",
+	"/usr/lib/debug/lib/modules/%s/vmlinux",
+	"/usr/lib/debug/boot/vmlinux-%s.debug",
+};
+
+static const char *const kmod_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
+
+const char *kmod_dso_name(const char *path, struct strpool *pool)
+{
+	const char *base = strrchr(path, '/');
+	char name[256];
+	size_t len;
+
+	if (path[0] == '[')
+		return strpool_intern(pool, path);
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	for (size_t i = 0; i < sizeof(kmod_suffixes) / sizeof(*kmod_suffixes); i++) {
+		size_t n = strlen(kmod_suffixes[i]);
+
+		if (len > n && !strcmp(base + len - n, kmod_suffixes[i])) {
+			len -= n;
+			break;
+		}
+	}
+	if (len > sizeof(name) - 3)
+		len = sizeof(name) - 3;
+	name[0] = '[';
+	for (size_t i = 0; i < len; i++)
+		name[i + 1] = base[i] == '-' ? '_' : base[i];
+	name[len + 1] = ']';
+	name[len + 2] = '\0';
+	return strpool_intern(pool, name);
+}
+
+/* The padding symbols are skipped whatever the source (see kallsyms.c). */
+static void drop_padding(struct symtab *t)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (!sym_is_padding(t->v[i].name))
+			t->v[out++] = t->v[i];
+	t->nr = out;
+}
+
+static int load_vmlinux(struct kernel_syms *k, const char *path)
+{
+	int err = elf_syms_load(&k->vmlinux, path, NULL, 0);
+
+	if (err)
+		return err;
+	drop_padding(&k->vmlinux.tab);
+	if (!elf_syms_value(&k->vmlinux, "_text", &k->vmlinux_text))
+		elf_syms_value(&k->vmlinux, "_stext", &k->vmlinux_text);
+	k->have_vmlinux = true;
+	if (asprintf(&k->source, "vmlinux %s", path) < 0) {
+		k->source = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void search_vmlinux(struct kernel_syms *k, const char *release)
+{
+	struct utsname u;
+	char path[512];
+
+	if (!release) {
+		if (uname(&u))
+			return;
+		release = u.release;
+	}
+	for (size_t i = 0; i < sizeof(vmlinux_paths) / sizeof(*vmlinux_paths); i++) {
+		snprintf(path, sizeof(path), vmlinux_paths[i], release);
+		if (access(path, R_OK))
+			continue;
+		if (!load_vmlinux(k, path) && k->vmlinux.tab.nr)
+			return;
+		free(k->source);
+		k->source = NULL;
+		elf_syms_release(&k->vmlinux);
+		k->have_vmlinux = false;
+	}
+}
+
+/* The first module symbol's address: where an open-ended kernel map stops. */
+static uint64_t first_module_start(const struct kallsyms *ks)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (size_t i = 0; i < ks->tab.nr; i++)
+		if (ks->tab.v[i].dso && ks->tab.v[i].start < first && ks->tab.v[i].start > ks->text_start)
+			first = ks->tab.v[i].start;
+	return first;
+}
+
+static void place_default_map(struct kernel_syms *k)
+{
+	uint64_t etext;
+
+	if (k->have_kallsyms && k->ksyms.text_start) {
+		k->map_start = k->ksyms.text_start;
+		k->map_end = k->ksyms.text_end ? k->ksyms.text_end : first_module_start(&k->ksyms);
+		if (k->have_vmlinux && k->vmlinux_text)
+			k->vmlinux_delta = k->ksyms.text_start - k->vmlinux_text;
+	} else if (k->have_vmlinux) {
+		k->map_start = k->vmlinux_text;
+		k->map_end = elf_syms_value(&k->vmlinux, "_etext", &etext) ? etext : UINT64_MAX;
+	} else {
+		k->map_start = 0;
+		k->map_end = UINT64_MAX;
+	}
+}
+
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct strpool *pool)
+{
+	const char *kallsyms = o && o->kallsyms ? o->kallsyms : "/proc/kallsyms";
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = kallsyms_load(&k->ksyms, kallsyms, pool);
+	if (err == -ENOMEM || (err && err != -ENODATA && o && o->kallsyms))
+		return err;
+	k->have_kallsyms = !err;
+
+	if (o && o->vmlinux) {
+		err = load_vmlinux(k, o->vmlinux);
+		if (err)
+			return err;
+	} else if (!o || !o->no_vmlinux_search) {
+		search_vmlinux(k, o ? o->osrelease : NULL);
+	}
+	if (!k->source) {
+		if (k->have_kallsyms)
+			err = asprintf(&k->source, "kallsyms %s", kallsyms);
+		else
+			err = asprintf(&k->source, "none");
+		if (err < 0) {
+			k->source = NULL;
+			return -ENOMEM;
+		}
+	}
+	place_default_map(k);
+	return 0;
+}
+
+int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
+		   const char *filename, struct strpool *pool)
+{
+	const char *suffix;
+	struct sym_map m;
+
+	if (!strncmp(filename, KERNEL_DSO, strlen(KERNEL_DSO))) {
+		suffix = filename + strlen(KERNEL_DSO);
+		/* other "[kernel.kallsyms]…" maps (PTI entry trampolines) are not placed */
+		if (*suffix && strcmp(suffix, "_text") && strcmp(suffix, "_stext"))
+			return 0;
+		k->map_start = start;
+		k->map_end = len && start + len > start ? start + len : UINT64_MAX;
+		k->map_from_record = true;
+		/* pgoff is where _text was at record time: the KASLR offset for the vmlinux */
+		if (pgoff && k->have_vmlinux && k->vmlinux_text)
+			k->vmlinux_delta = pgoff - k->vmlinux_text;
+		return 0;
+	}
+	m = (struct sym_map){ .start = start, .end = start + len, .pgoff = pgoff };
+	m.dso = kmod_dso_name(filename, pool);
+	if (!m.dso)
+		return -ENOMEM;
+	return proc_map_insert(&k->modules, &m);
+}
+
+static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t addr,
+		      const char *dso, struct strpool *pool)
+{
+	e->rc = 0;
+	e->dso = dso;
+	e->sym = sym ? sym_entry_name(sym, pool) : NULL;
+	e->sym_off = sym && e->sym ? addr - sym->start : 0;
+}
+
+static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
+				  struct strpool *pool)
+{
+	const char *dso = strpool_intern(pool, KERNEL_DSO);
+	uint64_t link = addr - k->vmlinux_delta, start;
+	struct sym_entry *sym;
+	const char *name;
+
+	if (!k->have_vmlinux) {
+		sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
+		set_entry(e, sym && !sym->dso ? sym : NULL, addr, dso, pool);
+		return;
+	}
+	if (k->vmlinux.tab.nr) {
+		set_entry(e, symtab_find(&k->vmlinux.tab, link), link, dso, pool);
+		return;
+	}
+	/* a vmlinux without symbols: DWARF subprogram names */
+	set_entry(e, NULL, addr, dso, pool);
+	name = elf_syms_dwarf_name(&k->vmlinux, link, &start);
+	if (name && !sym_is_padding(name)) {
+		e->sym = strpool_intern(pool, name);
+		e->sym_off = e->sym ? link - start : 0;
+	}
+}
+
+void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
+		    struct strpool *pool)
+{
+	const struct sym_map *mod;
+	struct sym_entry *sym;
+
+	if (addr >= k->map_start && addr < k->map_end) {
+		resolve_in_kernel_map(k, addr, e, pool);
+		return;
+	}
+	mod = proc_map_find(&k->modules, addr);
+	sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
+	if (mod) {
+		set_entry(e, sym && sym->dso == mod->dso ? sym : NULL, addr, mod->dso, pool);
+		return;
+	}
+	/* no module maps recorded: kallsyms says which module an address is in */
+	if (!k->modules.nr && sym && sym->dso) {
+		set_entry(e, sym, addr, sym->dso, pool);
+		return;
+	}
+	e->rc = -ENOENT;
+	e->sym = NULL;
+	e->sym_off = 0;
+	e->dso = strpool_intern(pool, UNKNOWN_DSO);
+}
+
+void kernel_syms_release(struct kernel_syms *k)
+{
+	kallsyms_release(&k->ksyms);
+	elf_syms_release(&k->vmlinux);
+	free(k->modules.maps);
+	free(k->source);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - the public API of symbolize.h: processes, their mappings, the files behind them,
+ * and the cache in front of every lookup.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/symbolize-local.h"
+
+enum file_state { FILE_UNLOADED, FILE_LOADED, FILE_NO_SYMBOLS };
+
+/* A mapped file (or special mapping), shared by every process that maps it. */
+struct sym_file {
+	const char	*path;		/* interned; also the dso name handed out */
+	enum file_state	state;
+	struct elf_syms	elf;
+};
+
+struct sym_session {
+	struct strpool		pool;
+	struct kernel_syms	kernel;
+	struct proc_table	procs;
+	struct ptr_table	files;		/* of struct sym_file, by path pointer */
+	struct sym_cache	cache;
+	struct sym_stats	stats;
+	const char		*unknown;
+	char			kernel_key;	/* cache object for kernel addresses */
+};
+
+const char *sym_entry_name(struct sym_entry *e, struct strpool *pool)
+{
+	if (!e->interned)
+		e->interned = strpool_intern(pool, e->name);
+	return e->interned;
+}
+
+struct sym_session *sym_session_new(const struct sym_opts *opts)
+{
+	struct sym_session *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return NULL;
+	err = kernel_syms_init(&s->kernel, opts, &s->pool);
+	s->unknown = strpool_intern(&s->pool, UNKNOWN_DSO);
+	if (!err && !s->unknown)
+		err = -ENOMEM;
+	if (err) {
+		sym_session_free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+void sym_session_free(struct sym_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->files.slots && i <= s->files.mask; i++) {
+		struct sym_file *f = s->files.slots[i];
+
+		if (f) {
+			elf_syms_release(&f->elf);
+			free(f);
+		}
+	}
+	ptr_table_release(&s->files);
+	cache_release(&s->cache);
+	procs_release(&s->procs);
+	kernel_syms_release(&s->kernel);
+	strpool_release(&s->pool);
+	free(s);
+}
+
+static size_t hash_ptr(const void *p)
+{
+	return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL);
+}
+
+static size_t hash_file(const void *elem)
+{
+	return hash_ptr(((const struct sym_file *)elem)->path);
+}
+
+static bool same_path(const void *elem, const void *key)
+{
+	return ((const struct sym_file *)elem)->path == key;
+}
+
+/* The file for an interned path, created unloaded on first sight. */
+static struct sym_file *file_get(struct ptr_table *t, const char *path)
+{
+	struct sym_file *f;
+	size_t i;
+
+	if (ptr_table_reserve(t, hash_file))
+		return NULL;
+	i = ptr_table_slot(t, hash_ptr(path), same_path, path);
+	if (t->slots[i])
+		return t->slots[i];
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->path = path;
+	t->slots[i] = f;
+	t->nr++;
+	return f;
+}
+
+int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *filename)
+{
+	struct sym_proc *p;
+	struct sym_map m = { .start = start, .end = start + len, .pgoff = pgoff };
+	const char *path;
+
+	if (!filename || !len || start + len < start)
+		return -EINVAL;
+	if (pid == -1)
+		return kernel_add_map(&s->kernel, start, len, pgoff, filename, &s->pool);
+	path = strpool_intern(&s->pool, filename);
+	m.file = path ? file_get(&s->files, path) : NULL;
+	p = procs_get(&s->procs, pid);
+	if (!m.file || !p)
+		return -ENOMEM;
+	m.dso = path;
+	return proc_map_insert(p, &m);
+}
+
+int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
+{
+	struct sym_proc *pp = procs_find(&s->procs, parent), *cp;
+
+	if (parent == child)
+		return 0;
+	cp = procs_get(&s->procs, child);
+	if (!cp)
+		return -ENOMEM;
+	/* procs_get may have moved slots, never the procs themselves */
+	if (!pp) {
+		cp->nr = 0;
+		return 0;
+	}
+	return proc_copy_maps(cp, pp);
+}
+
+/* Mappings that are not files: never opened, their addresses have no symbol. */
+static bool is_special_mapping(const char *path)
+{
+	return path[0] != '/' || !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/", 5) ||
+	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
+}
+
+static void file_load(struct sym_session *s, struct sym_file *f)
+{
+	void *image = NULL;
+	size_t image_len = 0;
+	int err = -ENOENT;
+
+	if (!strcmp(f->path, "[vdso]")) {
+		/* the recording's vdso is this kernel's if we report on the recording machine */
+		image = elf_live_vdso(&image_len);
+		if (image)
+			err = elf_syms_load(&f->elf, NULL, image, image_len);
+		free(image);
+	} else if (!is_special_mapping(f->path)) {
+		err = elf_syms_load(&f->elf, f->path, NULL, 0);
+	}
+	if (err) {
+		f->state = FILE_NO_SYMBOLS;
+		s->stats.files_failed++;
+		return;
+	}
+	f->state = FILE_LOADED;
+	s->stats.files_loaded++;
+}
+
+static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off,
+			 struct cache_entry *e)
+{
+	struct sym_entry *sym;
+	uint64_t vaddr, start;
+	const char *name;
+
+	e->rc = 0;
+	e->dso = f->path;
+	e->sym = NULL;
+	e->sym_off = 0;
+	if (f->state == FILE_UNLOADED)
+		file_load(s, f);
+	if (f->state != FILE_LOADED || !elf_syms_offset_to_vaddr(&f->elf, off, &vaddr))
+		return;
+	if (f->elf.tab.nr) {
+		sym = symtab_find(&f->elf.tab, vaddr);
+		if (sym) {
+			e->sym = sym_entry_name(sym, &s->pool);
+			e->sym_off = vaddr - sym->start;
+		}
+		return;
+	}
+	name = elf_syms_dwarf_name(&f->elf, vaddr, &start);
+	if (name) {
+		e->sym = strpool_intern(&s->pool, name);
+		e->sym_off = vaddr - start;
+	}
+}
+
+int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool kernel,
+			struct sym_result *out)
+{
+	const struct sym_map *m = NULL;
+	struct cache_entry *e;
+	struct sym_proc *p;
+	bool fresh;
+
+	s->stats.resolves++;
+	out->sym = NULL;
+	out->dso = s->unknown;
+	out->sym_start = 0;
+	if (kernel) {
+		e = cache_get(&s->cache, &s->kernel_key, addr, &fresh);
+		if (e && fresh)
+			kernel_resolve(&s->kernel, addr, e, &s->pool);
+	} else {
+		p = procs_find(&s->procs, pid);
+		m = p ? proc_map_find(p, addr) : NULL;
+		if (!m)
+			return -ENOENT;
+		e = cache_get(&s->cache, m->file, addr - m->start + m->pgoff, &fresh);
+		if (e && fresh)
+			file_resolve(s, m->file, addr - m->start + m->pgoff, e);
+	}
+	if (!e)
+		return -ENOMEM;
+	if (fresh)
+		s->stats.lookups++;
+	else
+		s->stats.cache_hits++;
+	/* a failed intern leaves the name out rather than handing out NULL as a dso */
+	out->dso = e->dso ? e->dso : s->unknown;
+	out->sym = e->sym;
+	out->sym_start = e->sym ? addr - e->sym_off : 0;
+	return e->rc;
+}
+
+const char *sym_session_kernel_source(const struct sym_session *s)
+{
+	return s->kernel.source;
+}
+
+void sym_session_stats(const struct sym_session *s, struct sym_stats *out)
+{
+	*out = s->stats;
+	out->kernel_symbols = s->kernel.have_vmlinux ? s->kernel.vmlinux.tab.nr :
+			      s->kernel.ksyms.tab.nr;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symtab.c - a sorted array of symbols, finished the way perf 6.1 finishes its rbtree of a dso
+ * (symbol.c: symbols__fixup_end, symbols__fixup_duplicate, choose_best_symbol) so the same
+ * input gives the same names, then searched by binary search instead of a tree walk.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/symbolize-local.h"
+
+#define PAGE		4096ULL
+#define ROUNDUP(x)	(((x) + PAGE - 1) / PAGE * PAGE)
+/* How far back a lookup walks past symbols that end before the address (nested symbols). */
+#define MAX_WALK_BACK	16
+
+bool sym_is_padding(const char *name)
+{
+	return !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6);
+}
+
+int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
+	       const char *name, const char *dso)
+{
+	struct sym_entry *e;
+
+	if (t->nr == t->alloc) {
+		size_t alloc = t->alloc ? t->alloc * 2 : 256;
+		struct sym_entry *v = realloc(t->v, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->alloc = alloc;
+	}
+	e = &t->v[t->nr];
+	e->start = start;
+	e->end = start + len;
+	e->name = name;
+	e->interned = NULL;
+	e->dso = dso;
+	e->order = (uint32_t)t->nr;
+	e->binding = binding;
+	t->nr++;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct sym_entry *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true when @a is kept over @b (same start). */
+static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	size_t na, nb;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	na = leading_underscores(a->name);
+	nb = leading_underscores(b->name);
+	if (na != nb)
+		return na < nb;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	/* arch__choose_best_symbol: avoid the "SyS" syscall aliases */
+	return strncmp(a->name, "SyS", 3) && strncmp(a->name, "compat_SyS", 10);
+}
+
+/*
+ * symbols__fixup_end: a symbol without size ends where the next begins, except that in kallsyms
+ * the last symbol before a change between kernel and module (or, as perf does since 6.2, between
+ * two modules) ends at the next page, so the gap is not swallowed.
+ */
+static void fixup_end(struct symtab *t, bool kallsyms)
+{
+	for (size_t i = 1; i < t->nr; i++) {
+		struct sym_entry *prev = &t->v[i - 1], *curr = &t->v[i];
+
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && prev->dso != curr->dso)
+			prev->end = ROUNDUP(prev->start + PAGE);
+		else
+			prev->end = curr->start;
+	}
+	if (t->nr && t->v[t->nr - 1].end == t->v[t->nr - 1].start)
+		t->v[t->nr - 1].end = ROUNDUP(t->v[t->nr - 1].start) + PAGE;
+}
+
+/* symbols__fixup_duplicate: one symbol per start address. */
+static void drop_duplicates(struct symtab *t)
+{
+	size_t out = 0;
+
+	if (!t->nr)
+		return;
+	for (size_t i = 1; i < t->nr; i++) {
+		if (t->v[i].start != t->v[out].start)
+			t->v[++out] = t->v[i];
+		else if (!prefer_first(&t->v[out], &t->v[i]))
+			t->v[out] = t->v[i];
+	}
+	t->nr = out + 1;
+}
+
+void symtab_finish(struct symtab *t, bool kallsyms)
+{
+	bool sorted = true;
+
+	for (size_t i = 1; i < t->nr && sorted; i++)
+		sorted = t->v[i - 1].start <= t->v[i].start;
+	if (!sorted)
+		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
+	fixup_end(t, kallsyms);
+	drop_duplicates(t);
+}
+
+static bool contains(const struct sym_entry *e, uint64_t addr)
+{
+	return addr >= e->start && (addr < e->end || addr == e->start);
+}
+
+struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* the last symbol starting at or before addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, walked = 0; i > 0 && walked < MAX_WALK_BACK; i--, walked++)
+		if (contains(&t->v[i - 1], addr))
+			return &t->v[i - 1];
+	return NULL;
+}
+
+struct sym_entry *symtab_find_name(const struct symtab *t, const char *name)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcmp(t->v[i].name, name))
+			return &t->v[i];
+	return NULL;
+}
+
+void symtab_release(struct symtab *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The call graph: hash-consing, merging of identical stacks, totals, errors, growth. */
+#include <errno.h>
+#include <malloc.h>
+
+#include "tests/tap.h"
+#include "tests/unit/cg-helpers.h"
+
+struct seen {
+	size_t		stacks;
+	uint64_t	period, samples;
+	const char	*main_sym[2];	/* the "main" pointers of two stacks */
+	size_t		nr_main;
+	bool		leaf_first;
+};
+
+static int visit(const struct cg_stack *st, void *arg)
+{
+	struct seen *s = arg;
+	size_t i;
+
+	s->stacks++;
+	s->period += st->period;
+	s->samples += st->samples;
+	for (i = 0; i < st->nr; i++) {
+		if (st->frames[i].sym && !strcmp(st->frames[i].sym, "main") && s->nr_main < 2)
+			s->main_sym[s->nr_main++] = st->frames[i].sym;
+	}
+	if (st->nr == 3 && st->frames[0].sym && !strcmp(st->frames[0].sym, "leaf"))
+		s->leaf_first = !strcmp(st->frames[2].sym, "main");
+	return 0;
+}
+
+static int stop_at_first(const struct cg_stack *st, void *arg)
+{
+	(*(int *)arg)++;
+	return 7;
+}
+
+static void test_merge_and_intern(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct seen s = { 0 };
+	int calls = 0;
+
+	ok(cg != NULL, "new");
+	cg_test_add(cg, "app", "leaf;mid;main", 10, 1);
+	cg_test_add(cg, "app", "leaf;mid;main", 20, 2);		/* same stack: merged */
+	cg_test_add(cg, "app", "other;main", 5, 1);
+	cg_test_add(cg, "app2", "other;main", 5, 1);		/* other task: distinct */
+	cg_test_add(cg, "app", "?+0x10;main", 1, 1);
+	cg_test_add(cg, "app", "?+0x20;main", 1, 1);		/* other address: distinct */
+	cg_test_add(cg, "app", "", 3, 1);			/* no frames at all */
+	is_int(callgraph_nr_stacks(cg), 6, "distinct stacks");
+	is_u64(callgraph_total_period(cg), 45, "total period");
+	is_u64(callgraph_total_samples(cg), 8, "total samples");
+	is_int(callgraph_for_each(cg, visit, &s), 0, "for_each");
+	is_int(s.stacks, 6, "every stack visited once");
+	ok(s.period == 45 && s.samples == 8, "visited weights sum to the totals");
+	ok(s.nr_main == 2 && s.main_sym[0] == s.main_sym[1], "strings interned: one pointer");
+	ok(s.leaf_first, "frames stay leaf first");
+	is_int(callgraph_for_each(cg, stop_at_first, &calls), 7, "a non-zero return stops");
+	is_int(calls, 1, "after one call");
+	ok(callgraph_intern(cg, "main") == s.main_sym[0], "callgraph_intern gives the same copy");
+	callgraph_free(cg);
+	callgraph_free(NULL);
+}
+
+static void test_errors(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct cg_frame f = { .sym = "x", .dso = NULL };
+
+	is_int(callgraph_add(cg, NULL, &f, 1, 1, 1), -EINVAL, "a frame without module: -EINVAL");
+	is_int(callgraph_add(cg, NULL, NULL, 2, 1, 1), -EINVAL, "frames NULL: -EINVAL");
+	is_int(callgraph_add(NULL, NULL, NULL, 0, 1, 1), -EINVAL, "no graph: -EINVAL");
+	f.dso = "app";
+	is_int(callgraph_add(cg, NULL, &f, 1, 1, 1), 0, "a NULL task is a task without comm");
+	is_u64(callgraph_total_period(cg), 1, "failed adds counted nothing");
+	callgraph_free(cg);
+}
+
+static void test_no_alloc_on_repeat(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct cg_frame fr[3] = {
+		{ .sym = "leaf", .dso = "app" }, { .sym = "mid", .dso = "app" },
+		{ .sym = "main", .dso = "app" },
+	};
+	struct cg_task t = { .comm = "app", .pid = 1, .tid = 1 };
+	struct mallinfo2 before, after;
+	int i, err = 0;
+
+	callgraph_add(cg, &t, fr, 3, 1, 1);
+	before = mallinfo2();
+	for (i = 0; i < 1000; i++)
+		err |= callgraph_add(cg, &t, fr, 3, 1, 1);
+	after = mallinfo2();
+	is_int(err, 0, "1000 repeated adds");
+	ok(before.uordblks == after.uordblks && before.arena == after.arena,
+	   "an already-seen stack allocates nothing (%zu -> %zu bytes in use)",
+	   before.uordblks, after.uordblks);
+	callgraph_free(cg);
+}
+
+static void test_growth(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct seen s = { 0 };
+	char stack[128];
+	int i, err = 0;
+
+	for (i = 0; i < 50000; i++) {
+		snprintf(stack, sizeof(stack), "f%d;g%d;main", i, i % 97);
+		err |= cg_test_add(cg, "app", stack, 2, 1);
+	}
+	for (i = 0; i < 50000; i += 2) {
+		snprintf(stack, sizeof(stack), "f%d;g%d;main", i, i % 97);
+		err |= cg_test_add(cg, "app", stack, 2, 1);
+	}
+	is_int(err, 0, "75000 adds");
+	is_int(callgraph_nr_stacks(cg), 50000, "50000 distinct stacks through table growth");
+	callgraph_for_each(cg, visit, &s);
+	is_u64(s.period, 150000, "weights survive rehashing");
+	callgraph_free(cg);
+}
+
+int main(void)
+{
+	test_merge_and_intern();
+	test_errors();
+	test_no_alloc_on_repeat();
+	test_growth();
+	return done_testing();
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Folded stacks: stackcollapse-perf.pl's text for every option (docs/formats.md). */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "tests/tap.h"
+#include "tests/unit/cg-helpers.h"
+
+static char *folded(const struct callgraph *cg, unsigned int flags, int *err)
+{
+	struct capture c;
+
+	*err = folded_write(capture_open(&c), cg, flags);
+	return capture_close(&c);
+}
+
+/* Sum of the counts of folded text. */
+static uint64_t count_sum(const char *text)
+{
+	const char *line, *sp;
+	uint64_t sum = 0;
+
+	for (line = text; *line; line = strchr(line, '\n') + 1) {
+		for (sp = line; *sp != '\n'; sp++)
+			;
+		while (sp > line && sp[-1] != ' ')
+			sp--;
+		sum += strtoull(sp, NULL, 10);
+	}
+	return sum;
+}
+
+static bool lines_sorted(const char *text)
+{
+	char *copy = strdup(text), *save = NULL, *line, *prev = NULL;
+	bool sorted = true;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		*strrchr(line, ' ') = '\0';
+		if (prev && strcmp(prev, line) >= 0)
+			sorted = false;
+		prev = line;
+	}
+	free(copy);
+	return sorted;
+}
+
+static void test_basic(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add(cg, "my prog", "leaf;mid;main", 10, 1);
+	cg_test_add(cg, "my prog", "leaf;mid;main", 5, 2);
+	cg_test_add(cg, "my prog", "b;main", 7, 1);
+	cg_test_add(cg, "my prog", "B;main", 3, 1);
+	cg_test_add(cg, "ls", "x;y", 1, 1);
+	cg_test_add(cg, "my prog", "a;b", 0, 1);
+	text = folded(cg, 0, &err);
+	is_int(err, 0, "ok");
+	is_str(text,
+	       "ls;y;x 1\n"
+	       "my_prog;b;a 0\n"
+	       "my_prog;main;B 3\n"
+	       "my_prog;main;b 7\n"
+	       "my_prog;main;mid;leaf 15\n",
+	       "root first, comm spaces as '_', merged, sorted bytewise ('B' < 'b')");
+	is_u64(count_sum(text), callgraph_total_period(cg), "counts sum to the total period");
+	free(text);
+	text = folded(cg, FOLDED_SAMPLES, &err);
+	is_u64(count_sum(text), callgraph_total_samples(cg),
+	       "FOLDED_SAMPLES: counts sum to the sample count");
+	ok(strstr(text, "my_prog;main;mid;leaf 3\n") != NULL, "samples of a merged stack");
+	free(text);
+	callgraph_free(cg);
+}
+
+static void test_unresolved_and_addrs(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add(cg, "ab", "h;?+0x3@/usr/lib/libfoo.so;?+0x4@[unknown]", 2, 1);
+	cg_test_add(cg, "ab", "h;?+0x5@/usr/lib/libfoo.so;?+0x4@[unknown]", 3, 1);
+	cg_test_add(cg, "ab", "f;g", 5, 1);
+	text = folded(cg, 0, &err);
+	is_str(text, "ab;[unknown];[libfoo.so];h 5\nab;g;f 5\n",
+	       "unresolved: [module basename] or [unknown]; addresses merge away");
+	free(text);
+	text = folded(cg, FOLDED_ADDRS, &err);
+	is_str(text, "ab;[unknown <4>];[libfoo.so <3>];h 2\nab;[unknown <4>];[libfoo.so <5>];h 3\n"
+	       "ab;g;f 5\n", "FOLDED_ADDRS: the Perl script's \"[module <hex>]\"");
+	free(text);
+	callgraph_free(cg);
+}
+
+static void test_kernel_and_names(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add(cg, "dd", "sys_read@[kernel.kallsyms];__vdso_gettimeofday@[vdso];"
+		    "start@/boot/vmlinux;?@[kernel.kallsyms];?@[unknown];a;b@/bin/dd", 1, 1);
+	callgraph_add(cg, &(struct cg_task){ .comm = "dd", .pid = -1, .tid = -1 },
+		      (struct cg_frame[]){ { .sym = "f", .dso = "app" },
+					   { .sym = "g(int;char)", .dso = "app" } }, 2, 1, 1);
+	text = folded(cg, FOLDED_KERNEL, &err);
+	is_str(text,
+	       "dd;b;a;[unknown];[[kernel.kallsyms]]_[k];start_[k];__vdso_gettimeofday_[k];"
+	       "sys_read_[k] 1\n"
+	       "dd;g(int:char);f 1\n",
+	       "FOLDED_KERNEL: _[k] by the script's module rule; ';' in a name becomes ':'");
+	free(text);
+	callgraph_free(cg);
+}
+
+static void test_roots(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add_task(cg, "java", 24636, 25607, "f", 1, 1);
+	cg_test_add_task(cg, "V8 Worker", -1, 25608, "f", 2, 1);
+	cg_test_add_task(cg, NULL, 1, 1, "f;g", 4, 1);
+	cg_test_add_task(cg, NULL, 1, 1, "", 8, 1);
+	text = folded(cg, FOLDED_PID, &err);
+	is_str(text, "V8_Worker-?;f 2\ng;f 4\njava-24636;f 1\n",
+	       "FOLDED_PID: comm-PID, '?' without a pid; no comm, no root; empty stacks dropped");
+	free(text);
+	text = folded(cg, FOLDED_TID, &err);
+	is_str(text, "V8_Worker-?/25608;f 2\ng;f 4\njava-24636/25607;f 1\n",
+	       "FOLDED_TID: comm-PID/TID");
+	free(text);
+	text = folded(cg, 0, &err);
+	is_str(text, "V8_Worker;f 2\ng;f 4\njava;f 1\n", "without: the comm alone");
+	free(text);
+	callgraph_free(cg);
+}
+
+static void test_many(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char stack[128], *text;
+	uint64_t total = 0;
+	int i, err;
+
+	for (i = 0; i < 5000; i++) {
+		snprintf(stack, sizeof(stack), "f%d;g%d;?+%d@lib%d.so;main", i % 1000, i % 7, i, i % 3);
+		cg_test_add(cg, i % 2 ? "a b" : "c", stack, 1000 + i, 1);
+		total += 1000 + i;
+	}
+	text = folded(cg, 0, &err);
+	is_u64(count_sum(text), total, "5000 stacks: counts sum to the total period");
+	ok(lines_sorted(text), "lines strictly increasing: merged and sorted");
+	free(text);
+	is_int(folded_write(NULL, cg, 0), -EINVAL, "no FILE: -EINVAL");
+	callgraph_free(cg);
+}
+
+int main(void)
+{
+	test_basic();
+	test_unresolved_and_addrs();
+	test_kernel_and_names();
+	test_roots();
+	test_many();
+	return done_testing();
+}
