@@ -231,6 +231,14 @@ int flame_tree_add_folded(const struct folded_frame *frames, size_t nr, double c
 int flame_tree_add_callgraph(struct flame_tree *t, enum flame_side side,
 			     const struct callgraph *cg, bool samples);
 
+/*
+ * A folded_stack_fn adding to the callgraph @arg: the root frame becomes the task's comm, counts
+ * are rounded to whole periods (one sample per unit), "[unknown]" frames are unresolved, _[k]
+ * frames are kernel frames in "[kernel.kallsyms]". folded_write() prints such a graph back.
+ */
+int callgraph_add_folded(const struct folded_frame *frames, size_t nr, double count,
+			 double before, void *arg);
+
 double flame_tree_total(const struct flame_tree *t, enum flame_side side);
 size_t flame_tree_nr_nodes(const struct flame_tree *t);	/* the root "all" included */
 

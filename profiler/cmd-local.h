@@ -26,6 +26,8 @@ struct kprof_cmd {
 #define KPROF_COMMANDS(X)							\
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
+	X(record, "sample events into a perf.data file (perf's format)")	\
+	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-record.c - `kprof record`: sample into a perf.data that perf itself reads
+ * (docs/record.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler/cmd-local.h"
+#include "profiler/log-local.h"
+#include "profiler/record-local.h"
+
+static const char usage_text[] =
+	"usage: kprof record [-a | -C CPUS | -p PID[,PID..] | -- CMD [ARGS...]] [-e EVENT]...\n"
+	"                    [-F HZ | -c PERIOD] [-g] [-m PAGES] [--duration SECONDS]\n"
+	"                    [-o FILE] [--filter EXPR]\n"
+	"\n"
+	"  -a, --all-cpus        every CPU, every task (system-wide)\n"
+	"  -C, --cpu CPUS        only these CPUs (e.g. 0,2-3), system-wide on them\n"
+	"  -p, --pid PIDS        existing processes, all their threads\n"
+	"  -e, --event EVENT     event (repeatable); default cycles:pp, falling back to\n"
+	"                        cycles:p, cycles, cpu-clock\n"
+	"  -F, --freq HZ         sample at this frequency (default 4000, cycles: -c 1000003)\n"
+	"  -c, --count PERIOD    sample every PERIOD events\n"
+	"  -g                    record call chains (frame pointers, kernel and user)\n"
+	"  -m, --mmap-pages N    ring buffer data pages per CPU, a power of two (default 128)\n"
+	"      --duration SECS   stop after SECS seconds (a command is then sent SIGTERM)\n"
+	"  -o, --output FILE     output file (default perf.data; kallsyms in FILE.kallsyms)\n"
+	"      --filter EXPR     kernel filter for the tracepoint events\n";
+
+enum { OPT_DURATION = 256, OPT_FILTER };
+
+static const struct option long_opts[] = {
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", no_argument, NULL, 'g' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "output", required_argument, NULL, 'o' },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	pr_err("record: %s", msg);
+	fputs(usage_text, stderr);
+	return KPROF_EXIT_USAGE;
+}
+
+static bool power_of_two(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Parse options into @o; returns -1 to go on, else an exit status. */
+static int parse(int argc, char **argv, struct record_opts *o, double *duration)
+{
+	uint64_t v;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+aC:p:e:F:c:gm:o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			o->cpus = optarg;
+			break;
+		case 'p':
+			if (record_parse_pids(optarg, &o->pids, &o->nr_pids))
+				return usage_error("bad pid list '%s'", optarg);
+			break;
+		case 'e':
+			if (record_add_event(optarg, &o->events, &o->nr_events))
+				return KPROF_EXIT_ERROR;
+			break;
+		case 'F':
+			if (record_parse_u64(optarg, &o->freq) || !o->freq)
+				return usage_error("bad frequency '%s'", optarg);
+			break;
+		case 'c':
+			if (record_parse_u64(optarg, &o->period) || !o->period)
+				return usage_error("bad period '%s'", optarg);
+			break;
+		case 'g':
+			o->callgraph = true;
+			break;
+		case 'm':
+			if (record_parse_u64(optarg, &v) || !power_of_two(v) || v > (1 << 20))
+				return usage_error("-m wants a power of two of pages, not '%s'",
+						   optarg);
+			o->mmap_pages = (unsigned int)v;
+			break;
+		case OPT_DURATION:
+			*duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(*duration > 0))
+				return usage_error("bad duration '%s'", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return KPROF_EXIT_OK;
+		default:
+			fputs(usage_text, stderr);
+			return KPROF_EXIT_USAGE;
+		}
+	}
+	if (o->freq && o->period)
+		return usage_error("%s", "-F and -c exclude each other");
+	if ((o->system_wide || o->cpus) + (o->nr_pids > 0) + (optind < argc) > 1)
+		return usage_error("%s", "give one target: -a/-C, -p, or a command");
+	if (!o->system_wide && !o->cpus && !o->nr_pids && optind == argc && !*duration)
+		return usage_error("%s", "nothing to record: give -a, -C, -p or a command");
+	return -1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { 0 };
+	struct record_session *rs = NULL;
+	struct record_stats st = { 0 };
+	double duration = 0;
+	char err[512] = "";
+	int ret, status, sig;
+	char **cmd;
+
+	ret = parse(argc, argv, &o, &duration);
+	if (ret >= 0)
+		goto out;
+	cmd = optind < argc ? argv + optind : NULL;
+	if (!o.output)
+		o.output = "perf.data";
+	record_block_signals();
+	ret = cmd ? record_session_start_cmd(&o, cmd, &rs, err, sizeof(err)) :
+		    record_session_start(&o, &rs, err, sizeof(err));
+	if (ret) {
+		pr_err("record: %s", err[0] ? err : strerror(-ret));
+		ret = KPROF_EXIT_ERROR;
+		goto out;
+	}
+	record_session_set_cmdline(rs, argc, argv);
+	if (cmd && (ret = record_session_go(rs, err, sizeof(err)))) {
+		pr_err("record: %s: %s", cmd[0], err);
+		record_session_abort(rs);
+		ret = KPROF_EXIT_ERROR;
+		goto out;
+	}
+	sig = record_wait(&(struct record_wait_opts){ .child = record_session_child(rs),
+						      .duration_s = duration }, &status);
+	if (sig == SIGINT || sig == SIGTERM)
+		pr_debug("record: %s, writing %s", strsignal(sig), o.output);
+	ret = record_session_stop(rs, &st);
+	if (ret) {
+		pr_err("record: %s: %s", o.output, strerror(-ret));
+		ret = KPROF_EXIT_ERROR;
+		goto out;
+	}
+	pr_info("recorded %llu samples (%llu lost, %llu throttled) of %s into %s",
+		(unsigned long long)st.samples, (unsigned long long)st.lost,
+		(unsigned long long)st.throttled, st.event_used ? st.event_used : "?", o.output);
+	free(st.event_used);
+	ret = KPROF_EXIT_OK;
+out:
+	free(o.pids);
+	free(o.events);
+	return ret;
+}

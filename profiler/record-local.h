@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record-local.h - recording and counting sessions, for `kprof record`, `kprof stat` and
+ * `kprof run` (record.c, stat.c). The contract with the workloads area (CONTRACTS.md).
+ */
+#ifndef KPROF_RECORD_LOCAL_H
+#define KPROF_RECORD_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "output/output.h"
+
+struct record_opts {
+	bool		system_wide;	/* -a */
+	const char	*cpus;		/* -C list, or NULL */
+	pid_t		*pids; size_t nr_pids;	/* -p */
+	const char	**events; size_t nr_events;	/* -e; none: cycles:pp … cpu-clock fallback */
+	uint64_t	freq, period;	/* -F / -c; 0 = default */
+	bool		callgraph;	/* -g */
+	unsigned int	mmap_pages;	/* -m */
+	const char	*output;	/* -o, default "perf.data" */
+	const char	*filter;	/* --filter for tracepoints */
+};
+struct record_stats { uint64_t samples, lost, throttled; char *event_used; /* owned */ };
+struct record_session;
+
+/*
+ * Open events, synthesize existing tasks, start draining in a thread. 0 / -errno (with a
+ * one-line reason in @err). Prints the fallback notice ("cycles:pp not supported, using
+ * cpu-clock") once on stderr. With neither -a, -C nor -p it records system-wide.
+ */
+int record_session_start(const struct record_opts *o, struct record_session **out,
+			 char *err, size_t errlen);
+/*
+ * The same for a command (argv, NULL-terminated) that is forked, held, and profiled from
+ * its exec with its children and threads; record_session_go() lets it run.
+ */
+int record_session_start_cmd(const struct record_opts *o, char *const *argv,
+			     struct record_session **out, char *err, size_t errlen);
+int record_session_go(struct record_session *s, char *err, size_t errlen);
+pid_t record_session_child(const struct record_session *s);	/* -1 without a command */
+/* Stop, drain, write the feature sections, rename the file into place, free. 0 / -errno. */
+int record_session_stop(struct record_session *s, struct record_stats *st);
+/* Stop without writing anything (e.g. the command could not run); NULL-safe. */
+void record_session_abort(struct record_session *s);
+/* CMDLINE feature content (default: "kprof record"); call before stop. Borrowed. */
+void record_session_set_cmdline(struct record_session *s, int argc, char *const *argv);
+
+/* ---- command-line values (record-args.c) --------------------------------------------------- */
+
+/* "PID[,PID...]" appended to *@pids; -EINVAL on anything else. */
+int record_parse_pids(const char *arg, pid_t **pids, size_t *nr);
+/* A non-negative decimal; -EINVAL otherwise. */
+int record_parse_u64(const char *arg, uint64_t *v);
+/* Append @arg (borrowed) to a growing -e list. */
+int record_add_event(const char *arg, const char ***events, size_t *nr);
+
+/* ---- waiting while events run (record-wait.c) ----------------------------------------------- */
+
+/* Block SIGINT, SIGTERM and SIGCHLD: call before starting a session (forked commands unblock). */
+void record_block_signals(void);
+
+struct record_wait_opts {
+	pid_t		child;		/* the command, or -1 */
+	double		duration_s;	/* 0: no limit */
+	unsigned int	tick_ms;	/* call tick(arg) this often; 0: never */
+	void		(*tick)(void *arg);
+	void		*arg;
+};
+/*
+ * Wait until the command exits (its wait status in *@status), the duration passes (the command
+ * then gets SIGTERM and is reaped), or SIGINT/SIGTERM arrives (forwarded to the command, which
+ * is reaped). Returns 0 when the command ended by itself, SIGALRM for the duration, the signal
+ * number for a signal, or -errno.
+ */
+int record_wait(const struct record_wait_opts *w, int *status);
+
+/* ---- counting (stat.c) ------------------------------------------------------------------- */
+
+struct stat_opts {
+	bool		system_wide;	/* -a (also when no pids and no command) */
+	const char	*cpus;
+	pid_t		*pids; size_t nr_pids;
+	const char	**events; size_t nr_events;	/* none: LKP's default set */
+	unsigned int	interval_ms;	/* -I; 0: one interval, the whole run */
+};
+struct stat_session;
+
+/* Open the counters (unsupported ones are reported once and left out). 0 / -errno. */
+int stat_session_start(const struct stat_opts *o, struct stat_session **out,
+		       char *err, size_t errlen);
+int stat_session_start_cmd(const struct stat_opts *o, char *const *argv,
+			   struct stat_session **out, char *err, size_t errlen);
+int stat_session_go(struct stat_session *s, char *err, size_t errlen);
+pid_t stat_session_child(const struct stat_session *s);
+/* Close one -I interval now (call every interval_ms while running). */
+int stat_session_tick(struct stat_session *s);
+/*
+ * Stop counting, compute LKP's perf-stat keys (output/perf-stat.c) into @keys, free.
+ * @totals (optional) receives "<event>" -> whole-run count for every counted event.
+ */
+int stat_session_stop(struct stat_session *s, struct kv_list *keys, struct kv_list *totals);
+
+#endif
