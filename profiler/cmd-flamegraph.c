@@ -43,8 +43,9 @@ static void usage(FILE *fp)
 		"      --samples         perf.data: weight by sample count instead of period\n"
 		"      --vmlinux PATH    perf.data: kernel symbols from this image\n"
 		"      --kallsyms PATH   perf.data: kernel symbols from this kallsyms copy\n"
-		"      --diff            differential graph of BEFORE and AFTER: widths from AFTER,\n"
-		"                        red/blue by the change of each frame's inclusive share\n"
+		"      --diff            differential graph of BEFORE and AFTER: widths from\n"
+		"                        AFTER, red/blue by the change of each frame's\n"
+		"                        inclusive share\n"
 		"      --self-delta      colour by the change of self share (flamegraph.pl's way)\n"
 		"      --no-normalize    do not scale BEFORE to AFTER's total\n"
 		"  -h, --help            this help\n");

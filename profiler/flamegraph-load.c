@@ -72,7 +72,7 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
 	if (profile_is_perf_data(buf, len)) {
-		snprintf(err, errlen, "standard input: perf.data must be given as a file (-i PATH)");
+		snprintf(err, errlen, "standard input: give perf.data as a file (-i PATH)");
 		free(buf);
 		return -EINVAL;
 	}
@@ -167,7 +167,8 @@ static int load_run_dir(const char *dir, struct flame_tree *tree, enum flame_sid
 		if (!stat(path, &sb) && S_ISREG(sb.st_mode))
 			return load_file(path, tree, side, o, err, errlen);
 	}
-	snprintf(err, errlen, "%s: not a kprof run directory (no perf.data or profile.folded)", dir);
+	snprintf(err, errlen, "%s: not a kprof run directory (no perf.data or profile.folded)",
+		 dir);
 	return -ENOENT;
 }
 

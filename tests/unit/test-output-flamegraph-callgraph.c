@@ -24,7 +24,9 @@ static const char *folded_of(const struct callgraph *cg, unsigned int flags, cha
 static const struct flame_node *child(const struct flame_tree *t, uint32_t parent,
 				      const char *name)
 {
-	for (uint32_t c = t->nodes[parent].first_child; c != FLAME_NONE; c = t->nodes[c].next_sibling)
+	const struct flame_node *n = t->nodes;
+
+	for (uint32_t c = n[parent].first_child; c != FLAME_NONE; c = n[c].next_sibling)
 		if (!strcmp(t->nodes[c].name, name))
 			return &t->nodes[c];
 	return NULL;
