@@ -63,6 +63,20 @@ test_expect_success '--inverted, --title, --subtitle, --countname, --nametype' '
 	"$KPROF" flamegraph --title "<T>" prof.folded | grep -q ">&lt;T&gt;<"
 '
 
+test_expect_success '--height sets the row height; the image grows with the depth' '
+	"$KPROF" flamegraph --height 20 prof.folded >h.svg &&
+	grep -q "<rect x=\"[0-9.]*\" y=\"[0-9]*\" width=\"[0-9.]*\" height=\"19\"" h.svg &&
+	h16=$(sed -n "s/.*<svg [^>]* height=\"\([0-9]*\)\".*/\1/p" out.svg) &&
+	h20=$(sed -n "s/.*<svg [^>]* height=\"\([0-9]*\)\".*/\1/p" h.svg) &&
+	test $((h20 - h16)) -eq $((4 * 4))
+'
+
+test_expect_success 'a 10000-frame stack is drawn (no recursion limit)' '
+	seq 10000 | sed "s/^/f/" | paste -sd";" | sed "s/$/ 3/" >deep.folded &&
+	"$KPROF" flamegraph deep.folded >deep.svg &&
+	test "$(grep -c "<g fg:x=" deep.svg)" -eq 10001
+'
+
 test_expect_success '--reverse merges at the leaf' '
 	printf "a;x 1\nb;x 2\n" >r.folded &&
 	"$KPROF" flamegraph --reverse r.folded >r.svg &&
