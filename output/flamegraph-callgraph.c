@@ -59,6 +59,13 @@ static int put_name(struct cg_to_tree *c, const char *prefix, const char *s, con
 	return err;
 }
 
+static bool has_kernel_suffix(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 4 && !strcmp(s + n - 4, "_[k]");
+}
+
 static int grow_stack(struct cg_to_tree *c, size_t nr)
 {
 	size_t *o;
@@ -101,12 +108,17 @@ static int add_stack(const struct cg_stack *st, void *arg)
 
 		c->offs[nr] = c->len;
 		c->flags[nr++] = f->flags & CG_FRAME_KERNEL ? FLAME_FRAME_KERNEL : 0;
-		if (f->sym)
+		if (f->sym && has_kernel_suffix(f->sym)) {
+			/* `perf script` text gives names already annotated (--kernel) */
+			err = put_bytes(c, f->sym, strlen(f->sym) - 4) ?: put_bytes(c, "", 1);
+			c->flags[nr - 1] = FLAME_FRAME_KERNEL;
+		} else if (f->sym) {
 			err = put_name(c, "", f->sym, "", ';', ':');
-		else if (strcmp(f->dso, "[unknown]"))
+		} else if (strcmp(f->dso, "[unknown]")) {
 			err = put_name(c, "[", dso_basename(f->dso), "]", ';', ':');
-		else
+		} else {
 			err = put_name(c, "", "[unknown]", "", 0, 0);
+		}
 	}
 	if (err)
 		return err;

@@ -59,16 +59,19 @@ static void test_callgraph_into_tree(void)
 		{ .sym = NULL, .dso = "/usr/lib/libc.so.6" },
 		{ .sym = NULL, .dso = "[unknown]" },
 		{ .sym = "a;b", .dso = "/bin/x" },
+		{ .sym = "entry_[k]", .dso = "" },
 	};
-	const struct flame_node *comm, *ab, *unk, *libc, *idle;
+	const struct flame_node *comm, *entry, *ab, *unk, *libc, *idle;
 
-	callgraph_add(cg, &task, frames, 4, 1000, 2);
-	callgraph_add(cg, &task, frames + 1, 3, 500, 1);
+	callgraph_add(cg, &task, frames, 5, 1000, 2);
+	callgraph_add(cg, &task, frames + 1, 4, 500, 1);
 	is_int(flame_tree_add_callgraph(t, FLAME_AFTER, cg, false), 0, "call graph into a tree");
 	is_double(flame_tree_total(t, FLAME_AFTER), 1500, 0, "weighted by period");
 	comm = child(t, 0, "kworker/0:1_x");
 	ok(comm, "root frame: the comm, spaces as '_'");
-	ab = comm ? child(t, comm - t->nodes, "a:b") : NULL;
+	entry = comm ? child(t, comm - t->nodes, "entry") : NULL;
+	ok(entry && entry->flags == FLAME_FRAME_KERNEL, "a _[k] suffix marks a kernel frame");
+	ab = entry ? child(t, entry - t->nodes, "a:b") : NULL;
 	ok(ab, "';' in a name becomes ':' as in folded output");
 	unk = ab ? child(t, ab - t->nodes, "[unknown]") : NULL;
 	libc = unk ? child(t, unk - t->nodes, "[libc.so.6]") : NULL;
