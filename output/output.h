@@ -216,7 +216,7 @@ struct folded_frame {
 struct folded_read_stats {
 	uint64_t	lines;		/* non-empty lines seen */
 	uint64_t	stacks;		/* lines that carried a stack */
-	uint64_t	invalid;	/* lines without a trailing count (skipped, like flamegraph.pl) */
+	uint64_t	invalid;	/* lines without a trailing count, skipped */
 	uint64_t	two_counts;	/* differential lines "stack before after" */
 	uint64_t	first_invalid;	/* line number of the first invalid line, 0 if none */
 };
@@ -270,6 +270,14 @@ int flame_tree_add_folded(const struct folded_frame *frames, size_t nr, double c
 int flame_tree_add_callgraph(struct flame_tree *t, enum flame_side side,
 			     const struct callgraph *cg, bool samples);
 
+/*
+ * A folded_stack_fn adding to the callgraph @arg: the root frame becomes the task's comm, counts
+ * are rounded to whole periods (one sample per unit), "[unknown]" frames are unresolved, _[k]
+ * frames are kernel frames in "[kernel.kallsyms]". folded_write() prints such a graph back.
+ */
+int callgraph_add_folded(const struct folded_frame *frames, size_t nr, double count,
+			 double before, void *arg);
+
 double flame_tree_total(const struct flame_tree *t, enum flame_side side);
 size_t flame_tree_nr_nodes(const struct flame_tree *t);	/* the root "all" included */
 
@@ -277,13 +285,13 @@ size_t flame_tree_nr_nodes(const struct flame_tree *t);	/* the root "all" includ
 enum flame_colors { FLAME_COLORS_HOT, FLAME_COLORS_MEM, FLAME_COLORS_IO, FLAME_COLORS_KERNEL };
 
 struct flame_svg_opts {
-	const char	*title;		/* NULL: "Flame Graph", "Icicle Graph" or "Differential …" */
+	const char	*title;		/* NULL: "Flame Graph", "Icicle Graph", "Differential…" */
 	const char	*subtitle;	/* NULL: none */
 	const char	*countname;	/* NULL: "samples" */
 	const char	*nametype;	/* NULL: "Function:" */
 	unsigned int	width;		/* image width in px; 0: 1200 */
 	unsigned int	frame_height;	/* px per row; 0: 16 */
-	double		minwidth;	/* frames narrower are culled: px, or percent of the total */
+	double		minwidth;	/* narrower frames are culled: px, or percent of total */
 	bool		minwidth_percent;
 	enum flame_colors colors;
 	bool		inverted;	/* icicle: root at the top */
@@ -294,7 +302,7 @@ struct flame_svg_opts {
 
 struct flame_svg_stats {
 	size_t		frames_drawn;
-	size_t		frames_culled;	/* nodes not drawn because they (or a parent) were too thin */
+	size_t		frames_culled;	/* nodes not drawn: too thin, or under a culled one */
 	unsigned int	depth;		/* rows drawn */
 };
 
