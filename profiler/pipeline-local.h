@@ -136,7 +136,7 @@ void agg_release(struct agg_table *t);
  * more than this pointer hash. Frame strings are the sym_session's and task names the
  * comm_table's, both pooled, so they are compared by pointer.
  */
-struct stack_entry {
+struct symstack_entry {
 	uint64_t	hash, period, samples;
 	const char	*comm;
 	int32_t		pid, tid;
@@ -144,23 +144,23 @@ struct stack_entry {
 	size_t		at;		/* first frame in stack_table.frames */
 };
 
-struct stack_table {
+struct symstack_table {
 	uint32_t		*index;		/* 0 empty, else entry number + 1 */
 	size_t			alloc;
-	struct stack_entry	*entries;
+	struct symstack_entry	*entries;
 	size_t			nr, entries_alloc;
 	struct cg_frame		*frames;
 	size_t			nr_frames, frames_alloc;
 };
 
-int stack_add(struct stack_table *t, uint32_t event, const struct cg_task *task,
+int symstack_add(struct symstack_table *t, uint32_t event, const struct cg_task *task,
 	      const struct cg_frame *f, size_t n, uint64_t period, uint64_t samples);
-bool stack_full(const struct stack_table *t);
-typedef int (*stack_fn)(uint32_t event, const struct cg_task *task, const struct cg_frame *f,
+bool symstack_full(const struct symstack_table *t);
+typedef int (*symstack_fn)(uint32_t event, const struct cg_task *task, const struct cg_frame *f,
 			size_t n, uint64_t period, uint64_t samples, void *arg);
 /* Call fn for every stack, then empty the table. Stops at a non-zero return. */
-int stack_flush(struct stack_table *t, stack_fn fn, void *arg);
-void stack_release(struct stack_table *t);
+int symstack_flush(struct symstack_table *t, symstack_fn fn, void *arg);
+void symstack_release(struct symstack_table *t);
 
 /* ---- helpers shared by the tables above (pipeline-hash.c) -------------------------------- */
 

@@ -42,14 +42,14 @@ static bool same_frames(const struct cg_frame *a, const struct cg_frame *b, size
 
 static uint64_t entry_hash(const void *tab, size_t i)
 {
-	return ((const struct stack_table *)tab)->entries[i].hash;
+	return ((const struct symstack_table *)tab)->entries[i].hash;
 }
 
-int stack_add(struct stack_table *t, uint32_t event, const struct cg_task *task,
+int symstack_add(struct symstack_table *t, uint32_t event, const struct cg_task *task,
 	      const struct cg_frame *f, size_t n, uint64_t period, uint64_t samples)
 {
 	uint64_t h = stack_hash(event, task, f, n);
-	struct stack_entry *e;
+	struct symstack_entry *e;
 	struct cg_frame *frames;
 	size_t i;
 
@@ -74,7 +74,7 @@ int stack_add(struct stack_table *t, uint32_t event, const struct cg_task *task,
 	if (!e || !frames)
 		return -ENOMEM;
 	memcpy(t->frames + t->nr_frames, f, n * sizeof(*f));
-	t->entries[t->nr] = (struct stack_entry){
+	t->entries[t->nr] = (struct symstack_entry){
 		.hash = h, .period = period, .samples = samples, .comm = task->comm,
 		.pid = task->pid, .tid = task->tid, .event = event, .nr = (uint32_t)n,
 		.at = t->nr_frames,
@@ -84,17 +84,17 @@ int stack_add(struct stack_table *t, uint32_t event, const struct cg_task *task,
 	return 0;
 }
 
-bool stack_full(const struct stack_table *t)
+bool symstack_full(const struct symstack_table *t)
 {
 	return t->nr >= STACK_MAX_ENTRIES;
 }
 
-int stack_flush(struct stack_table *t, stack_fn fn, void *arg)
+int symstack_flush(struct symstack_table *t, symstack_fn fn, void *arg)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < t->nr && !ret; i++) {
-		const struct stack_entry *e = &t->entries[i];
+		const struct symstack_entry *e = &t->entries[i];
 		struct cg_task task = { e->comm, e->pid, e->tid };
 
 		ret = fn(e->event, &task, t->frames + e->at, e->nr, e->period, e->samples, arg);
@@ -106,7 +106,7 @@ int stack_flush(struct stack_table *t, stack_fn fn, void *arg)
 	return ret;
 }
 
-void stack_release(struct stack_table *t)
+void symstack_release(struct symstack_table *t)
 {
 	free(t->index);
 	free(t->entries);

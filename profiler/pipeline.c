@@ -33,7 +33,7 @@ struct loader {
 	struct comm_table		comms;
 	struct agg_table		agg;		/* raw samples not yet symbolized */
 	struct frame_cache		frames_seen;
-	struct stack_table		stacks;		/* symbolized, not yet in the graphs */
+	struct symstack_table		stacks;		/* symbolized, not yet in the graphs */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	struct cg_frame			frames[MAX_STACK + 1];
 };
@@ -143,10 +143,10 @@ static int add_stack(const struct agg_entry *e, const uint64_t *chain, void *arg
 	task.comm = comm_table_name(&l->comms, e->tid);
 	task.pid = l->o->keep_pid || l->o->keep_tid ? e->pid : -1;
 	task.tid = l->o->keep_tid ? e->tid : -1;
-	if (!task.comm || stack_add(&l->stacks, e->event, &task, l->frames, n, e->period,
+	if (!task.comm || symstack_add(&l->stacks, e->event, &task, l->frames, n, e->period,
 				    e->samples))
 		return -ENOMEM;
-	return stack_full(&l->stacks) ? stack_flush(&l->stacks, to_callgraph, l) : 0;
+	return symstack_full(&l->stacks) ? symstack_flush(&l->stacks, to_callgraph, l) : 0;
 }
 
 /*
@@ -394,7 +394,7 @@ static void loader_release(struct loader *l)
 	comm_table_release(&l->comms);
 	agg_release(&l->agg);
 	frame_cache_release(&l->frames_seen);
-	stack_release(&l->stacks);
+	symstack_release(&l->stacks);
 	sym_session_free(l->sym);
 	perf_reader_close(l->r);
 }
@@ -416,7 +416,7 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 		ret = process(&l, &rec, err, errlen);
 	if (!ret)
 		ret = flush_samples(&l, -1, -1, err, errlen);
-	if (!ret && (ret = stack_flush(&l.stacks, to_callgraph, &l)))
+	if (!ret && (ret = symstack_flush(&l.stacks, to_callgraph, &l)))
 		fail(err, errlen, ret, "%s", strerror(-ret));
 	if (!ret)
 		ret = collect_events(&l, err, errlen);
