@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profiler/perf-read-local.h"
@@ -218,15 +219,26 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
 }
 
-/* MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset. */
+/*
+ * MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset.
+ * Only executable mappings go to the symbolizer (it takes anonymous ones for JIT code): MMAP2
+ * says so in prot, MMAP marks data mappings (perf record -d) in misc.
+ */
 static int add_map(struct loader *l, const struct perf_record *rec, size_t name_at)
 {
 	const char *body = rec->body, *name = body + name_at;
-	uint32_t pid;
+	uint32_t pid, prot;
 	uint64_t v[3];
 
 	if (rec->body_len <= name_at || !memchr(name, '\0', rec->body_len - name_at))
 		return -EINVAL;
+	if (rec->hdr.type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, body + 56, 4);
+		if (!(prot & PROT_EXEC))
+			return 0;
+	} else if (rec->hdr.misc & PERF_RECORD_MISC_MMAP_DATA) {
+		return 0;
+	}
 	memcpy(&pid, body, 4);
 	memcpy(v, body + 8, sizeof(v));
 	sym_session_add_map(l->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], name);
@@ -339,6 +351,8 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 
 	if (!so.kallsyms)
 		so.kallsyms = snap = default_kallsyms(path);
+	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
+	so.no_vmlinux_search = so.kallsyms != NULL;
 	l->sym = sym_session_new(&so);
 	free(snap);
 	if (!l->sym)
