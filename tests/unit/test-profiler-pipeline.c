@@ -158,17 +158,24 @@ static struct profile *load(const struct profile_load_opts *o, struct seen *s)
 	return p;
 }
 
-static void test_names_and_frames(void)
+/* Write a file of @nr_attrs events whose records @records makes. */
+static void write_data(int nr_attrs, void (*records)(struct buf *b))
 {
-	struct file_opts fo = { sizeof(struct perf_event_attr), 1, true, records_names,
+	struct file_opts fo = { sizeof(struct perf_event_attr), nr_attrs, true, records,
 				SAMPLE_TYPE };
-	struct profile_load_opts o = { .kallsyms = syms };
 	struct buf f = build(&fo);
-	struct profile *p;
-	struct seen s;
 
 	buf_write(&f, data);
 	free(f.p);
+}
+
+static void test_names_and_frames(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p;
+	struct seen s;
+
+	write_data(1, records_names);
 	p = load(&o, &s);
 	ok(p != NULL, "loads");
 	if (!p)
@@ -215,15 +222,11 @@ static void records_two_events(struct buf *b)
 
 static void test_two_events(void)
 {
-	struct file_opts fo = { sizeof(struct perf_event_attr), 2, true, records_two_events,
-				SAMPLE_TYPE };
 	struct profile_load_opts o = { .kallsyms = syms };
-	struct buf f = build(&fo);
 	struct profile *p;
 	struct seen s;
 
-	buf_write(&f, data);
-	free(f.p);
+	write_data(2, records_two_events);
 	p = load(&o, &s);
 	ok(p && p->nr_events == 2, "two events with samples");
 	if (p && p->nr_events == 2) {
