@@ -157,6 +157,10 @@ enum folded_flags {
 	FOLDED_KERNEL	= 1 << 2,	/* "_[k]" on kernel frames */
 	FOLDED_ADDRS	= 1 << 3,	/* "[module <addr>]" for unresolved frames */
 	FOLDED_SAMPLES	= 1 << 4,	/* counts are sample counts, not periods */
+	FOLDED_TIDY	= 1 << 5,	/* the script's name tidying, for names not yet tidied
+					 * (perf.data input): cut at the first '(' (not in Go
+					 * methods or "(anonymous namespace)"), drop quotes, and
+					 * drop Java's leading 'L' for comms starting "java" */
 };
 
 /*
