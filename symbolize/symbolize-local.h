@@ -182,8 +182,9 @@ struct kernel_syms {
 	struct elf_syms	vmlinux;
 	bool		have_vmlinux;
 	uint64_t	vmlinux_text;	/* _text in the vmlinux (link address) */
-	uint64_t	vmlinux_delta;	/* runtime address - vmlinux link address (KASLR), mod 2^64 */
-	uint64_t	map_start, map_end;	/* [kernel.kallsyms] map: record's MMAP or _text.._etext */
+	uint64_t	vmlinux_delta;	/* runtime - link address (KASLR), modulo 2^64 */
+	/* the [kernel.kallsyms] map: the recording's MMAP, else _text.._etext */
+	uint64_t	map_start, map_end;
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
