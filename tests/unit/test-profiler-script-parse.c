@@ -175,6 +175,8 @@ static void test_events(void)
 	is_str(st.event, "cycles", "the filter is the event reported");
 	is_str(fold("pp 1 1.0:   0 cpu-clock:\n\t1 a (/bin/p)\n\n", 0), "pp;a 1\n",
 	       "a period of 0 counts 1, as in Perl");
+	is_str(fold("pp 1 1.0: 2 c:\n\npp 1 1.0: 3 c:\n\t1 (x) (/bin/p)\n\n", 0), "pp 5\n",
+	       "a sample without frames is its root alone, as in Perl");
 }
 
 static void test_end_of_input(void)
