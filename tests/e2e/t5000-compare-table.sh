@@ -55,6 +55,14 @@ test_expect_success '--label names the columns; meta.json gives the release' '
 	rm $NEW/meta.json
 '
 
+test_expect_success 'run directories are read in numeric order; "kernel" in a run meta.json labels' '
+	make_runs order/a aim9.x 0 1 2 3 4 5 6 7 8 9 10 &&
+	make_runs order/b aim9.x 0 1 2 3 4 5 6 7 8 9 10 &&
+	printf "{\"kernel\": \"6.18.0-kprof\"}" >order/a/0/meta.json &&
+	"$KPROF" compare -a --raw order/a order/b >out &&
+	grep -q "^            6.18.0-kprof: 0 1 2 3 4 5 6 7 8 9 10$" out
+'
+
 test_expect_success 'a row LKP would not list is not listed; -a lists it' '
 	make_runs same/a aim9.x 100 101 99 &&
 	make_runs same/b aim9.x 100 99 101 &&
