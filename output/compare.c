@@ -96,6 +96,15 @@ static void fill_cells(struct compare_row *row, const struct compare_col *cols, 
 	}
 }
 
+static struct lkp_side side_of(const struct compare_cell *cell, const struct matrix *m,
+			       bool has_perf_profile)
+{
+	const struct matrix_row *r = cell->row;
+
+	return (struct lkp_side){ r ? r->v : NULL, r ? r->present : NULL, m->nr_runs, r != NULL,
+				  has_perf_profile };
+}
+
 static bool row_listed(const struct compare_row *row, const struct compare_col *cols,
 		       size_t nr_cols, const bool *pp, const struct compare_opts *o)
 {
@@ -106,10 +115,8 @@ static bool row_listed(const struct compare_row *row, const struct compare_col *
 	for (size_t c = 1; c < nr_cols; c++) {
 		const struct compare_cell *b = &row->cells[0], *n = &row->cells[c];
 
-		base = (struct lkp_side){ b->row ? b->row->v : NULL, b->row ? b->row->present : NULL,
-					  cols[0].m->nr_runs, b->row != NULL, pp[0] };
-		new = (struct lkp_side){ n->row ? n->row->v : NULL, n->row ? n->row->present : NULL,
-					 cols[c].m->nr_runs, n->row != NULL, pp[c] };
+		base = side_of(b, cols[0].m, pp[0]);
+		new = side_of(n, cols[c].m, pp[c]);
 		if (lkp_stat_changed(row->key, &base, &new, &o->select))
 			return true;
 	}

@@ -115,8 +115,9 @@ static int fill_rows(struct matrix *m, const struct json_object *o, char *err, s
 		    (jm->type != JSON_NUMBER && (jm->type != JSON_ARRAY || !numeric_array(jm))))
 			continue;
 		if (nr > m->nr_runs) {
-			snprintf(err, errlen, "\"%s\" has %zu values but stats_source lists %zu runs",
-				 jm->key, nr, m->nr_runs);
+			snprintf(err, errlen,
+				 "\"%s\" has %zu values but stats_source lists %zu runs", jm->key,
+				 nr, m->nr_runs);
 			return -EINVAL;
 		}
 		r = &m->rows[m->nr_rows];
@@ -228,7 +229,7 @@ static int add_values(struct matrix *m, const struct json_object *o, char *err, 
 		struct matrix_row probe = { .key = jm->key }, *r;
 
 		if (jm->type != JSON_NUMBER)
-			continue;	/* stats.json is flat; strings and the like are not stats */
+			continue;	/* stats.json is flat; strings and such are not stats */
 		r = old_rows ? bsearch(&probe, m->rows, old_rows, sizeof(*r), row_cmp) : NULL;
 		if (!r) {
 			r = &m->rows[m->nr_rows];
