@@ -212,7 +212,9 @@ bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct
 
 	if (base->nr < 3 && new->nr < 3)
 		return false;
-	if (!base->has_key && !(perf_profile && base->has_perf_profile))
+	/* monitored_by_b?: a perf-profile or lock_stat key the base's monitor did not report */
+	if (!base->has_key && !((perf_profile || starts_with(key, "lock_stat.")) &&
+				base->has_monitor))
 		return false;
 	fill_v = calloc(n ? n : 1, sizeof(*fill_v));
 	fill_p = calloc(n ? n : 1, sizeof(*fill_p));

@@ -28,6 +28,21 @@ const struct matrix_row *matrix_find(const struct matrix *m, const char *key)
 	return bsearch(&probe, m->rows, m->nr_rows, sizeof(*m->rows), row_cmp);
 }
 
+bool matrix_has_prefix(const struct matrix *m, const char *prefix)
+{
+	size_t lo = 0, hi = m->nr_rows, n = strlen(prefix);
+
+	while (lo < hi) {	/* the first key >= prefix */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->rows[mid].key, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nr_rows && !strncmp(m->rows[lo].key, prefix, n);
+}
+
 static void row_release(struct matrix_row *r)
 {
 	free(r->key);
