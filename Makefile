@@ -42,7 +42,7 @@ endif
 
 # ---- dependencies -------------------------------------------------------------------------------
 DW_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
-DW_LIBS		:= $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null)
+DW_LIBS		:= $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null) -liberty
 TEP_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 TEP_LIBS	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
 

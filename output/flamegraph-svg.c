@@ -27,8 +27,8 @@
 struct layout {
 	const struct flame_tree	*t;
 	const struct flame_svg_opts *o;
-	uint32_t	*order;		/* child indexes grouped by parent, each group sorted by name */
-	uint32_t	*first;		/* per node: start of its children in order[], or NOT_SORTED */
+	uint32_t	*order;		/* child indexes grouped by parent, sorted by name */
+	uint32_t	*first;		/* per node: its children in order[], or NOT_SORTED */
 	uint32_t	*nr_children;
 	size_t		nr_ordered;
 	double		total;		/* AFTER's total */
@@ -45,7 +45,8 @@ struct layout {
 static int cmp_nodes(const void *a, const void *b, void *arg)
 {
 	const struct flame_node *nodes = arg;
-	const struct flame_node *x = &nodes[*(const uint32_t *)a], *y = &nodes[*(const uint32_t *)b];
+	const struct flame_node *x = &nodes[*(const uint32_t *)a];
+	const struct flame_node *y = &nodes[*(const uint32_t *)b];
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -68,7 +69,9 @@ static const uint32_t *children_of(struct layout *l, uint32_t node, uint32_t *nr
 		uint32_t n = 0;
 
 		l->first[node] = l->nr_ordered;
-		for (uint32_t c = nodes[node].first_child; c != FLAME_NONE; c = nodes[c].next_sibling)
+		uint32_t c;
+
+		for (c = nodes[node].first_child; c != FLAME_NONE; c = nodes[c].next_sibling)
 			l->order[l->nr_ordered + n++] = c;
 		qsort_r(l->order + l->nr_ordered, n, sizeof(*l->order), cmp_nodes, l->t->nodes);
 		l->nr_children[node] = n;
@@ -310,7 +313,8 @@ static void put_header(const struct layout *l, FILE *fp, const char *subtitle)
 		".hide { display: none; }\n"
 		".parent { opacity: 0.5; }\n"
 		"</style>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n"
-		"<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"url(#background)\"/>\n"
+		"<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" "
+		"fill=\"url(#background)\"/>\n"
 		"<text id=\"title\" x=\"%u\" y=\"24\">", w, h, w, h, FONT_SIZE, flame_js, w / 2);
 	flame_xml_put(fp, default_title(l->o), SIZE_MAX);
 	fputs("</text>\n", fp);

@@ -238,7 +238,8 @@ function fg_save_state() {
 		p.set('i', '1');
 	var q = p.toString();
 	try {
-		history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + location.hash);
+		var url = location.pathname + (q ? '?' + q : '') + location.hash;
+		history.replaceState(null, '', url);
 	} catch (e) {
 		// some viewers forbid changing the URL of a local file: the graph still works
 	}

@@ -70,6 +70,15 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
  */
 const char *callgraph_intern(struct callgraph *cg, const char *s);
 
+/*
+ * Promise (on = true) that every string pointer given to callgraph_add() keeps its text
+ * unchanged for as long as samples are added, as sym_session's names do. The graph then maps
+ * each distinct caller frame to its interned frame once and later adds hash no text (several
+ * times faster). Off by default: a caller that reuses one buffer for different names must
+ * leave it off. The graph still copies every string; nothing is kept after the adds.
+ */
+void callgraph_stable_strings(struct callgraph *cg, bool on);
+
 uint64_t callgraph_total_period(const struct callgraph *cg);
 uint64_t callgraph_total_samples(const struct callgraph *cg);
 size_t callgraph_nr_stacks(const struct callgraph *cg);
@@ -207,7 +216,7 @@ struct folded_frame {
 struct folded_read_stats {
 	uint64_t	lines;		/* non-empty lines seen */
 	uint64_t	stacks;		/* lines that carried a stack */
-	uint64_t	invalid;	/* lines without a trailing count (skipped, like flamegraph.pl) */
+	uint64_t	invalid;	/* lines without a trailing count, skipped */
 	uint64_t	two_counts;	/* differential lines "stack before after" */
 	uint64_t	first_invalid;	/* line number of the first invalid line, 0 if none */
 };
@@ -261,6 +270,14 @@ int flame_tree_add_folded(const struct folded_frame *frames, size_t nr, double c
 int flame_tree_add_callgraph(struct flame_tree *t, enum flame_side side,
 			     const struct callgraph *cg, bool samples);
 
+/*
+ * A folded_stack_fn adding to the callgraph @arg: the root frame becomes the task's comm, counts
+ * are rounded to whole periods (one sample per unit), "[unknown]" frames are unresolved, _[k]
+ * frames are kernel frames in "[kernel.kallsyms]". folded_write() prints such a graph back.
+ */
+int callgraph_add_folded(const struct folded_frame *frames, size_t nr, double count,
+			 double before, void *arg);
+
 double flame_tree_total(const struct flame_tree *t, enum flame_side side);
 size_t flame_tree_nr_nodes(const struct flame_tree *t);	/* the root "all" included */
 
@@ -268,13 +285,13 @@ size_t flame_tree_nr_nodes(const struct flame_tree *t);	/* the root "all" includ
 enum flame_colors { FLAME_COLORS_HOT, FLAME_COLORS_MEM, FLAME_COLORS_IO, FLAME_COLORS_KERNEL };
 
 struct flame_svg_opts {
-	const char	*title;		/* NULL: "Flame Graph", "Icicle Graph" or "Differential …" */
+	const char	*title;		/* NULL: "Flame Graph", "Icicle Graph", "Differential…" */
 	const char	*subtitle;	/* NULL: none */
 	const char	*countname;	/* NULL: "samples" */
 	const char	*nametype;	/* NULL: "Function:" */
 	unsigned int	width;		/* image width in px; 0: 1200 */
 	unsigned int	frame_height;	/* px per row; 0: 16 */
-	double		minwidth;	/* frames narrower are culled: px, or percent of the total */
+	double		minwidth;	/* narrower frames are culled: px, or percent of total */
 	bool		minwidth_percent;
 	enum flame_colors colors;
 	bool		inverted;	/* icicle: root at the top */
@@ -285,7 +302,7 @@ struct flame_svg_opts {
 
 struct flame_svg_stats {
 	size_t		frames_drawn;
-	size_t		frames_culled;	/* nodes not drawn because they (or a parent) were too thin */
+	size_t		frames_culled;	/* nodes not drawn: too thin, or under a culled one */
 	unsigned int	depth;		/* rows drawn */
 };
 
@@ -374,6 +391,12 @@ int matrix_write_json(FILE *fp, const struct matrix *m);
  */
 int matrix_load_set(const char *path, struct matrix *m, char **label, char **set_dir,
 		    char *err, size_t errlen);
+/*
+ * The first of @fields that is a non-empty string in <set_dir>/meta.json, else in the first
+ * run's meta.json (next to m->sources[0]); malloc'ed, NULL when there is none.
+ */
+char *matrix_set_meta_string(const char *set_dir, const struct matrix *m,
+			     const char *const *fields, size_t nr_fields);
 void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
 const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
 
@@ -414,12 +437,16 @@ struct lkp_side {
 struct lkp_select_opts {
 	double	pp_threshold;		/* LKP -p; default 5 */
 	bool	pp_threshold_float;	/* -p given: a Float threshold, else LKP's Integer 5 */
+	const char *const *tests;	/* more test names (meta.json "family"), borrowed */
+	size_t	nr_tests;
 };
 /* Would LKP's _get_changed_stats list @key comparing @new against @base? */
 bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct lkp_side *new,
 		      const struct lkp_select_opts *o);
-bool lkp_is_monitor(const char *key);		/* first component names an LKP monitor */
-bool lkp_is_perf_metric(const char *key);	/* LKP's perf_metric?: 1% threshold */
+/* The first component names a performance test (built-in LKP list or @o->tests). */
+bool lkp_is_test(const char *key, const struct lkp_select_opts *o);
+/* LKP's perf_metric?: a 1% change suffices. @o may be NULL. */
+bool lkp_is_perf_metric(const char *key, const struct lkp_select_opts *o);
 bool lkp_is_absolute_change(const char *key);	/* perf-profile.* or ending in '%' */
 bool lkp_reasonable_change(const char *key, double delta, double max);
 
@@ -464,7 +491,10 @@ struct compare_result {
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);
 void compare_result_release(struct compare_result *r);	/* NULL-safe */
-/* LKP's table of the listed rows (plus --stats columns and --raw lines when asked). */
+/*
+ * LKP's table of the listed rows (plus --stats columns and --raw lines when asked), ending with
+ * a blank line; nothing at all when no row is listed (as LKP).
+ */
 int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
 /* Everything as one JSON object (see docs/compare.md). */
 int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);

@@ -41,8 +41,11 @@ static void usage(FILE *fp)
 		"      --nametype TEXT   label before a frame's details (default \"Function:\")\n"
 		"      --event NAME      perf.data: the event to draw (default: the first one)\n"
 		"      --samples         perf.data: weight by sample count instead of period\n"
-		"      --diff            differential graph of BEFORE and AFTER: widths from AFTER,\n"
-		"                        red/blue by the change of each frame's inclusive share\n"
+		"      --vmlinux PATH    perf.data: kernel symbols from this image\n"
+		"      --kallsyms PATH   perf.data: kernel symbols from this kallsyms copy\n"
+		"      --diff            differential graph of BEFORE and AFTER: widths from\n"
+		"                        AFTER, red/blue by the change of each frame's\n"
+		"                        inclusive share\n"
 		"      --self-delta      colour by the change of self share (flamegraph.pl's way)\n"
 		"      --no-normalize    do not scale BEFORE to AFTER's total\n"
 		"  -h, --help            this help\n");
@@ -51,7 +54,7 @@ static void usage(FILE *fp)
 enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
 	OPT_INVERTED, OPT_REVERSE, OPT_COUNTNAME, OPT_NAMETYPE, OPT_DIFF, OPT_SELF_DELTA,
-	OPT_NO_NORMALIZE, OPT_EVENT, OPT_SAMPLES,
+	OPT_NO_NORMALIZE, OPT_EVENT, OPT_SAMPLES, OPT_VMLINUX, OPT_KALLSYMS,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +76,8 @@ static const struct option long_opts[] = {
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -178,6 +183,8 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_NO_NORMALIZE: svg.no_normalize = true; break;
 		case OPT_EVENT: in.event = optarg; break;
 		case OPT_SAMPLES: in.samples = true; break;
+		case OPT_VMLINUX: in.vmlinux = optarg; break;
+		case OPT_KALLSYMS: in.kallsyms = optarg; break;
 		case 'h':
 			usage(stdout);
 			return KPROF_EXIT_OK;
@@ -217,6 +224,9 @@ int cmd_flamegraph(int argc, char **argv)
 		/* difffolded.pl output ("stack before after") draws as a differential graph */
 		svg.diff = in.had_two_counts;
 	}
+	/* perf.data counts are periods of the event, e.g. nanoseconds of cpu-clock */
+	if (!svg.countname && in.event_used[0] && !in.samples)
+		svg.countname = in.event_used;
 	if (flamegraph_write_file(output, tree, &svg, err, sizeof(err)))
 		pr_err("%s", err);
 	else

@@ -2,7 +2,7 @@
 /*
  * flamegraph-load.c - read whatever profile the user points `kprof flamegraph` at into a flame
  * tree. The kind is recognised by content, not by name: perf.data by its magic, a directory as a
- * `kprof run` result, anything else as folded text.
+ * `kprof run` result (its perf.data, else its profile.folded), anything else as folded text.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +11,9 @@
 #include <sys/stat.h>
 
 #include "profiler/flamegraph-local.h"
+#include "profiler/profile-local.h"
 
 #define SNIFF_BYTES 4096
-
-static bool looks_like_perf_data(const void *head, size_t len)
-{
-	return len >= 8 && !memcmp(head, "PERFILE2", 8);
-}
 
 /* Read all of @fp into a NUL-terminated buffer (standard input cannot be read twice). */
 static int slurp(FILE *fp, char **out, size_t *len)
@@ -75,8 +71,8 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	ret = slurp(stdin, &buf, &len);
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
-	if (looks_like_perf_data(buf, len)) {
-		snprintf(err, errlen, "standard input: perf.data must be given as a file (-i PATH)");
+	if (profile_is_perf_data(buf, len)) {
+		snprintf(err, errlen, "standard input: give perf.data as a file (-i PATH)");
 		free(buf);
 		return -EINVAL;
 	}
@@ -86,6 +82,46 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 		return folded_failed(ret, "standard input", err, errlen);
 	note_folded(o, &st);
 	return 0;
+}
+
+static const struct profile_event *pick_event(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_events; i++) {
+		if (!name || !strcmp(p->events[i].name, name))
+			return &p->events[i];
+	}
+	return NULL;
+}
+
+static int load_perf_data(const char *path, struct flame_tree *tree, enum flame_side side,
+			  struct flamegraph_input_opts *o, char *err, size_t errlen)
+{
+	struct profile_load_opts po = { .vmlinux = o->vmlinux, .kallsyms = o->kallsyms };
+	const struct profile_event *ev;
+	struct profile *p;
+	int ret;
+
+	ret = profile_load(path, &po, &p, err, errlen);
+	if (ret)
+		return ret;
+	ev = pick_event(p, o->event);
+	if (!ev) {
+		size_t n = snprintf(err, errlen, o->event ? "%s: no samples of event '%s' (has:" :
+				    "%s: no samples%s (events:", path, o->event ? o->event : "");
+
+		for (size_t i = 0; i < p->nr_events && n < errlen; i++)
+			n += snprintf(err + n, errlen - n, " %s", p->events[i].name);
+		if (n < errlen)
+			snprintf(err + n, errlen - n, ")");
+		profile_free(p);
+		return -ENOENT;
+	}
+	snprintf(o->event_used, sizeof(o->event_used), "%s", ev->name);
+	ret = flame_tree_add_callgraph(tree, side, ev->cg, o->samples);
+	if (ret)
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	profile_free(p);
+	return ret;
 }
 
 static int load_file(const char *path, struct flame_tree *tree, enum flame_side side,
@@ -105,11 +141,9 @@ static int load_file(const char *path, struct flame_tree *tree, enum flame_side 
 		return ret;
 	}
 	n = fread(head, 1, sizeof(head), fp);
-	if (looks_like_perf_data(head, n)) {
+	if (profile_is_perf_data(head, n)) {
 		fclose(fp);
-		snprintf(err, errlen, "%s: reading perf.data needs the perf.data reader (not merged)",
-			 path);
-		return -ENOTSUP;
+		return load_perf_data(path, tree, side, o, err, errlen);
 	}
 	rewind(fp);
 	ret = folded_read_file(fp, flame_tree_add_folded, &sink, &st);
@@ -123,7 +157,7 @@ static int load_file(const char *path, struct flame_tree *tree, enum flame_side 
 static int load_run_dir(const char *dir, struct flame_tree *tree, enum flame_side side,
 			struct flamegraph_input_opts *o, char *err, size_t errlen)
 {
-	static const char *const candidates[] = { "profile.folded" };
+	static const char *const candidates[] = { "perf.data", "profile.folded" };
 	char path[4096];
 	struct stat sb;
 
@@ -133,7 +167,8 @@ static int load_run_dir(const char *dir, struct flame_tree *tree, enum flame_sid
 		if (!stat(path, &sb) && S_ISREG(sb.st_mode))
 			return load_file(path, tree, side, o, err, errlen);
 	}
-	snprintf(err, errlen, "%s: not a kprof run directory (no profile.folded)", dir);
+	snprintf(err, errlen, "%s: not a kprof run directory (no perf.data or profile.folded)",
+		 dir);
 	return -ENOENT;
 }
 

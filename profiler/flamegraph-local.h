@@ -15,7 +15,10 @@
 struct flamegraph_input_opts {
 	const char	*event;		/* perf.data: event to draw; NULL: the first with samples */
 	bool		samples;	/* perf.data: weight by samples instead of period */
+	const char	*vmlinux;	/* perf.data: as profile_load_opts */
+	const char	*kallsyms;
 	/* filled in by flamegraph_load() */
+	char		event_used[128];	/* perf.data: the event drawn; "" for text inputs */
 	bool		had_two_counts;	/* folded input had "stack before after" lines */
 	uint64_t	invalid_lines;	/* folded/script lines that were skipped */
 	uint64_t	first_invalid;	/* line number of the first one */
@@ -24,7 +27,8 @@ struct flamegraph_input_opts {
 /*
  * Add the profile at @path ("-": standard input) to @tree on @side. @path may be perf.data,
  * folded text, `perf script` text or a `kprof run` directory (its perf.data, else its
- * profile.folded). 0, or -errno with a one-line reason naming the file in @err.
+ * profile.folded). perf.data stacks are weighted by period (or samples) and named like
+ * `kprof collapse` names them. 0, or -errno with a one-line reason naming the file in @err.
  */
 int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side side,
 		    struct flamegraph_input_opts *o, char *err, size_t errlen);

@@ -2,9 +2,10 @@
 /*
  * kernel.c - naming kernel addresses. Names come from a vmlinux through libdwfl when one is given
  * or found where perf looks, else from the kallsyms text; module symbols always come from
- * kallsyms. The kernel map is what perf 6.1 uses: the recording's "[kernel.kallsyms]_text" MMAP
- * ([_text, _etext) on x86_64), else _text/_etext from kallsyms. Addresses outside it and outside
- * every module are unknown, as in perf.
+ * kallsyms. The kernel map is what perf 6.1 ends up with: the recording's "[kernel.kallsyms]_text"
+ * MMAP ([_text, _etext) on x86_64, else _text/_etext from kallsyms), widened to the kernel
+ * symbols once they are loaded (map__fixup_start/end), so init text past _etext is named too.
+ * Addresses outside it and outside every module are unknown, as in perf.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,8 +73,7 @@ static int load_vmlinux(struct kernel_syms *k, const char *path)
 	if (err)
 		return err;
 	drop_padding(&k->vmlinux.tab);
-	if (!elf_syms_value(&k->vmlinux, "_text", &k->vmlinux_text))
-		elf_syms_value(&k->vmlinux, "_stext", &k->vmlinux_text);
+	k->vmlinux_text = k->vmlinux.text;
 	k->have_vmlinux = true;
 	if (asprintf(&k->source, "vmlinux %s", path) < 0) {
 		k->source = NULL;
@@ -118,8 +118,6 @@ static uint64_t first_module_start(const struct kallsyms *ks)
 
 static void place_default_map(struct kernel_syms *k)
 {
-	uint64_t etext;
-
 	if (k->have_kallsyms && k->ksyms.text_start) {
 		k->map_start = k->ksyms.text_start;
 		k->map_end = k->ksyms.text_end ? k->ksyms.text_end : first_module_start(&k->ksyms);
@@ -127,7 +125,7 @@ static void place_default_map(struct kernel_syms *k)
 			k->vmlinux_delta = k->ksyms.text_start - k->vmlinux_text;
 	} else if (k->have_vmlinux) {
 		k->map_start = k->vmlinux_text;
-		k->map_end = elf_syms_value(&k->vmlinux, "_etext", &etext) ? etext : UINT64_MAX;
+		k->map_end = k->vmlinux.etext ? k->vmlinux.etext : UINT64_MAX;
 	} else {
 		k->map_start = 0;
 		k->map_end = UINT64_MAX;
@@ -227,13 +225,34 @@ static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct c
 	}
 }
 
+/* The first and last kernel (not module) symbols of @t, shifted by @delta. */
+static void kernel_symbol_range(const struct symtab *t, uint64_t delta, uint64_t *lo,
+				uint64_t *hi)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr && t->v[i].dso; i++)
+		;
+	if (i < t->nr && t->v[i].start + delta < *lo)
+		*lo = t->v[i].start + delta;
+	for (i = t->nr; i > 0 && t->v[i - 1].dso; i--)
+		;
+	if (i > 0 && t->v[i - 1].end + delta > *hi)
+		*hi = t->v[i - 1].end + delta;
+}
+
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 		    struct strpool *pool)
 {
+	uint64_t lo = k->map_start, hi = k->map_end;
 	const struct sym_map *mod;
 	struct sym_entry *sym;
 
-	if (addr >= k->map_start && addr < k->map_end) {
+	if (k->have_vmlinux)
+		kernel_symbol_range(&k->vmlinux.tab, k->vmlinux_delta, &lo, &hi);
+	else if (k->have_kallsyms)
+		kernel_symbol_range(&k->ksyms.tab, 0, &lo, &hi);
+	if (addr >= lo && addr < hi) {
 		resolve_in_kernel_map(k, addr, e, pool);
 		return;
 	}

@@ -3,12 +3,12 @@
 // shows after each interaction, one "key=value" line per observation on stdout; the checks are
 // made by t3202-flamegraph-browser.sh.
 //
-// usage: node flamegraph-browser.js SVG-PATH USER-DATA-DIR
+// usage: node flamegraph-browser.js SVG-PATH USER-DATA-DIR [DIFF-SVG-PATH]
 'use strict';
 
 const { chromium } = require('playwright-core');
 
-const [svgPath, userDataDir] = process.argv.slice(2);
+const [svgPath, userDataDir, diffPath] = process.argv.slice(2);
 
 function put(key, value) {
 	process.stdout.write(key + '=' + value + '\n');
@@ -91,6 +91,14 @@ async function main() {
 		await observe(page, 'reset');
 		await page.keyboard.press('Escape');
 		await observe(page, 'escape');
+		// a differential graph: the same script, tooltips with both sides
+		if (diffPath) {
+			await page.goto('file://' + diffPath);
+			await page.hover('#frames > g:has(title:text-matches("^work \\\\(")) rect');
+			put('diff.details', await page.textContent('#details'));
+			const f = await frame(page, 'work');
+			put('diff.work', f ? f.fill : 'missing');
+		}
 		put('errors', errors.length ? errors.join(' | ') : 'none');
 	} finally {
 		await context.close();

@@ -63,6 +63,20 @@ test_expect_success '--inverted, --title, --subtitle, --countname, --nametype' '
 	"$KPROF" flamegraph --title "<T>" prof.folded | grep -q ">&lt;T&gt;<"
 '
 
+test_expect_success '--height sets the row height; the image grows with the depth' '
+	"$KPROF" flamegraph --height 20 prof.folded >h.svg &&
+	grep -q "<rect x=\"[0-9.]*\" y=\"[0-9]*\" width=\"[0-9.]*\" height=\"19\"" h.svg &&
+	h16=$(sed -n "s/.*<svg [^>]* height=\"\([0-9]*\)\".*/\1/p" out.svg) &&
+	h20=$(sed -n "s/.*<svg [^>]* height=\"\([0-9]*\)\".*/\1/p" h.svg) &&
+	test $((h20 - h16)) -eq $((4 * 4))
+'
+
+test_expect_success 'a 10000-frame stack is drawn (no recursion limit)' '
+	seq 10000 | sed "s/^/f/" | paste -sd";" | sed "s/$/ 3/" >deep.folded &&
+	"$KPROF" flamegraph deep.folded >deep.svg &&
+	test "$(grep -c "<g fg:x=" deep.svg)" -eq 10001
+'
+
 test_expect_success '--reverse merges at the leaf' '
 	printf "a;x 1\nb;x 2\n" >r.folded &&
 	"$KPROF" flamegraph --reverse r.folded >r.svg &&
@@ -125,7 +139,7 @@ test_expect_success 'bad input: one-line error, exit 1, existing output kept' '
 		test "$rc" -eq 1 && test "$(wc -l <err)" -eq 1 && grep -q "$input" err ||
 			{ echo "$input: exit $rc"; cat err; exit 1; }
 	done &&
-	head -c 100000 /dev/urandom >garbage && test_must_fail "$KPROF" flamegraph garbage -o kept.svg &&
+	head -c 100000 /dev/urandom | tr "0-9" "a-j" >garbage && test_must_fail "$KPROF" flamegraph garbage -o kept.svg &&
 	test "$(cat kept.svg)" = keep && ! ls kept.svg.tmp* 2>/dev/null
 '
 

@@ -29,8 +29,10 @@ printf 'main;work;compute 60\nmain;work;io_wait_[k] 30\nmain;idle 10\n' >prof.fo
 
 test_expect_success 'the browser runs the SVG script without errors' '
 	"$KPROF" flamegraph --width 1020 prof.folded >graph.svg &&
+	printf "main;work;compute 40\nmain;idle 60\n" >before.folded &&
+	"$KPROF" flamegraph --diff before.folded prof.folded >diff.svg &&
 	NODE_PATH=$NODE_MODULES timeout 180 node "$KPROF_SRC/tests/e2e/flamegraph-browser.js" \
-		"$PWD/graph.svg" "$PWD/profile" >obs &&
+		"$PWD/graph.svg" "$PWD/profile" "$PWD/diff.svg" >obs &&
 	test "$(value errors)" = none && test "$(value frames)" -eq 6
 '
 
@@ -78,6 +80,11 @@ test_expect_success 'reset zoom restores the layout and keeps the search; Escape
 	test "$(value reset.query)" = "?s=%5E%28comp%7Cio_%29" &&
 	test "$(value escape.magenta)" -eq 0 && test "$(value escape.query)" = "" &&
 	test "$(value escape.compute)" = "$(value load.compute)"
+'
+
+test_expect_success 'differential graph: before, after and delta on hover, red growth' '
+	test "$(value diff.details)" = "Function: work (before: 40 samples, 40.00%; after: 90 samples, 90.00%; delta: +50.00%, self delta: +0.00%)" &&
+	test "$(value diff.work)" = "rgb(255,0,0)"
 '
 
 test_done
