@@ -157,7 +157,8 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_TITLE: svg.title = optarg; break;
 		case OPT_SUBTITLE: svg.subtitle = optarg; break;
 		case OPT_WIDTH:
-			if (parse_uint("width", optarg, 4 * 10, &svg.width))
+			/* room for the 10 px margins and a frame */
+			if (parse_uint("width", optarg, 40, &svg.width))
 				return KPROF_EXIT_USAGE;
 			break;
 		case OPT_HEIGHT:
@@ -203,6 +204,11 @@ int cmd_flamegraph(int argc, char **argv)
 		return KPROF_EXIT_USAGE;
 	} else if (argc - optind == 1) {
 		input = argv[optind];
+	} else if (!input && isatty(STDIN_FILENO)) {
+		/* flamegraph.pl would wait for a terminal's input; nobody means that */
+		pr_err("flamegraph: no input (give a file, or pipe folded text in)");
+		usage(stderr);
+		return KPROF_EXIT_USAGE;
 	}
 	if ((svg.self_delta || svg.no_normalize) && !diff)
 		pr_warn("flamegraph: --self-delta and --no-normalize only matter with --diff");
