@@ -37,9 +37,11 @@ awk -v samples="$SAMPLES" -v stacks="$STACKS" 'BEGIN {
 measure() {	# measure LABEL CMD...: wall and CPU time, peak RSS, output size
 	local label=$1; shift
 	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out.svg"
+	local secs user sys rss cpu
 	read -r secs user sys rss <"$work/time"
+	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 	printf '%-27s %6.2f s wall %6.2f s CPU %7d KiB RSS %10d B SVG %8d frames\n' "$label" \
-		"$secs" "$(awk -v u="$user" -v s="$sys" "BEGIN { print u + s }")" "$rss" "$(stat -c %s "$work/out.svg")" \
+		"$secs" "$cpu" "$rss" "$(stat -c %s "$work/out.svg")" \
 		"$(grep -c '^<g' "$work/out.svg" || true)"
 }
 
