@@ -35,6 +35,8 @@ struct flame_tree {
 	const char		**scratch;	/* names of one stack, for --reverse */
 	unsigned int		*scratch_flags;
 	size_t			scratch_alloc;
+	uint32_t		*path;		/* nodes of the last stack added, root first */
+	size_t			path_nr, path_alloc;
 };
 
 /* XML 1.0 text of @s: &<>"' escaped, control bytes and invalid UTF-8 as U+FFFD, '\t' as ' '.

@@ -178,6 +178,7 @@ void flame_tree_free(struct flame_tree *t)
 	free(t->nodes);
 	free(t->scratch);
 	free(t->scratch_flags);
+	free(t->path);
 	free(t);
 }
 
@@ -206,9 +207,25 @@ static int reverse_stack(struct flame_tree *t, const char *const **names,
 	return 0;
 }
 
+/* Room for @nr nodes in the path of the last stack. */
+static int grow_path(struct flame_tree *t, size_t nr)
+{
+	uint32_t *p;
+
+	if (nr <= t->path_alloc)
+		return 0;
+	p = realloc(t->path, nr * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	t->path = p;
+	t->path_alloc = nr;
+	return 0;
+}
+
 int flame_tree_add(struct flame_tree *t, enum flame_side side, const char *const *names,
 		   const unsigned int *flags, size_t nr, double count)
 {
+	bool same_prefix = true;
 	uint32_t cur = 0;
 	int err;
 
@@ -216,15 +233,30 @@ int flame_tree_add(struct flame_tree *t, enum flame_side side, const char *const
 		return -EINVAL;
 	if (t->reverse && nr > 1 && (err = reverse_stack(t, &names, &flags, nr)))
 		return err;
+	if ((err = grow_path(t, nr)))
+		return err;
 	t->nodes[0].total[side] += count;
 	for (size_t i = 0; i < nr; i++) {
-		int64_t c = child_of(t, cur, names[i] ? names[i] : "", flags ? flags[i] : 0);
+		const char *name = names[i] ? names[i] : "";
+		unsigned int fl = flags ? flags[i] : 0;
+		int64_t c;
 
-		if (c < 0)
+		/*
+		 * Folded input is sorted, so a stack mostly repeats the previous one's first
+		 * frames: walk that path while it matches instead of hashing every frame.
+		 */
+		same_prefix = same_prefix && i < t->path_nr && t->nodes[t->path[i]].flags == fl &&
+			      !strcmp(t->nodes[t->path[i]].name, name);
+		c = same_prefix ? t->path[i] : child_of(t, cur, name, fl);
+		if (c < 0) {
+			t->path_nr = 0;
 			return c;
+		}
 		cur = c;
+		t->path[i] = cur;
 		t->nodes[cur].total[side] += count;
 	}
+	t->path_nr = nr;
 	t->nodes[cur].self[side] += count;
 	return 0;
 }
