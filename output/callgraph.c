@@ -14,6 +14,11 @@
 
 #include "output/output-local.h"
 
+struct ext_frame {
+	struct cg_frame	raw;		/* as the caller passed it, strings not interned */
+	uint32_t	id;
+};
+
 struct callgraph {
 	struct strpool		strs;
 	struct arena		ids_mem;	/* the frame id arrays of the stacks */
@@ -30,6 +35,14 @@ struct callgraph {
 	size_t			nr_stacks, alloc_stacks;
 	struct idtab		stack_tab;
 
+	/* With stable strings: the caller's raw frames -> frame ids, and the last task. */
+	bool			stable_strings;
+	struct ext_frame	*ext_frames;
+	size_t			nr_ext_frames, alloc_ext_frames;
+	struct idtab		ext_frame_tab;
+	struct cg_task		last_task;
+	uint32_t		last_task_id;
+
 	uint32_t		*scratch;	/* frame ids of the sample being added */
 	size_t			alloc_scratch;
 	size_t			max_nr;		/* deepest stack, sizes for_each's buffer */
@@ -42,6 +55,8 @@ struct callgraph *callgraph_new(void)
 
 	if (!cg)
 		errno = ENOMEM;
+	else
+		cg->last_task_id = IDTAB_NONE;
 	return cg;
 }
 
@@ -57,6 +72,8 @@ void callgraph_free(struct callgraph *cg)
 	idtab_release(&cg->task_tab);
 	free(cg->stacks);
 	idtab_release(&cg->stack_tab);
+	free(cg->ext_frames);
+	idtab_release(&cg->ext_frame_tab);
 	free(cg->scratch);
 	free(cg);
 }
@@ -68,14 +85,14 @@ const char *callgraph_intern(struct callgraph *cg, const char *s)
 
 /* ---- frames ------------------------------------------------------------------------------- */
 
+/* One mixing round over all fields: this runs for every frame of every sample. */
 static uint64_t frame_hash(const struct cg_frame *f)
 {
-	uint64_t h = hash_ptr(f->sym);
+	uint64_t h = (uintptr_t)f->sym * 0x9e3779b97f4a7c15ULL;
 
-	h = hash_combine(h, (uintptr_t)f->dso);
-	h = hash_combine(h, f->addr);
-	h = hash_combine(h, f->sym_start);
-	return hash_combine(h, f->flags);
+	h ^= ((uintptr_t)f->dso << 17 | (uintptr_t)f->dso >> 47) * 0xc2b2ae3d27d4eb4fULL;
+	h ^= f->addr * 0x165667b19e3779f9ULL ^ f->sym_start * 0x27d4eb2f165667c5ULL;
+	return hash_u64(h ^ f->flags);
 }
 
 static bool frame_eq(uint32_t id, const void *key, const void *ctx)
@@ -87,17 +104,13 @@ static bool frame_eq(uint32_t id, const void *key, const void *ctx)
 	       a->sym_start == b->sym_start && a->flags == b->flags;
 }
 
-/* The id of @in, added if new; IDTAB_NONE with *err set on failure. */
-static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *err)
+/* The id of the frame @in with its strings interned, added if new. */
+static uint32_t frame_intern(struct callgraph *cg, const struct cg_frame *in, int *err)
 {
 	struct cg_frame f = *in;
 	uint64_t h;
 	uint32_t id;
 
-	if (!f.dso) {
-		*err = -EINVAL;
-		return IDTAB_NONE;
-	}
 	f.dso = strpool_intern(&cg->strs, f.dso);
 	if (f.sym)
 		f.sym = strpool_intern(&cg->strs, f.sym);
@@ -105,7 +118,6 @@ static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *e
 		*err = -ENOMEM;
 		return IDTAB_NONE;
 	}
-
 	h = frame_hash(&f);
 	id = idtab_find(&cg->frame_tab, h, frame_eq, &f, cg);
 	if (id == IDTAB_NONE)
@@ -114,6 +126,53 @@ static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *e
 	if (id == IDTAB_NONE)
 		*err = -ENOMEM;
 	return id;
+}
+
+static bool ext_frame_eq(uint32_t i, const void *key, const void *ctx)
+{
+	const struct callgraph *cg = ctx;
+	const struct cg_frame *a = &cg->ext_frames[i].raw, *b = key;
+
+	return a->sym == b->sym && a->dso == b->dso && a->addr == b->addr &&
+	       a->sym_start == b->sym_start && a->flags == b->flags;
+}
+
+/* The id of @in, added if new; IDTAB_NONE with *err set on failure. */
+static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *err)
+{
+	struct ext_frame x = { .raw = *in };
+	uint64_t h;
+	uint32_t i;
+
+	if (!in->dso) {
+		*err = -EINVAL;
+		return IDTAB_NONE;
+	}
+	h = frame_hash(in);
+	if (cg->stable_strings) {
+		/* The caller's pointers stand for their text: one probe, no text hashed. */
+		i = idtab_find(&cg->ext_frame_tab, h, ext_frame_eq, in, cg);
+		if (i != IDTAB_NONE)
+			return cg->ext_frames[i].id;
+	} else {
+		/* The frames table holds interned pointers only, so a match on the caller's
+		 * pointers means they are interned already. */
+		i = idtab_find(&cg->frame_tab, h, frame_eq, in, cg);
+		if (i != IDTAB_NONE)
+			return i;
+	}
+	x.id = frame_intern(cg, in, err);
+	/* Failing to remember the mapping only costs speed. */
+	if (x.id != IDTAB_NONE && cg->stable_strings)
+		(void)idtab_append(&cg->ext_frame_tab, h, (void **)&cg->ext_frames,
+				   &cg->nr_ext_frames, &cg->alloc_ext_frames, &x, sizeof(x));
+	return x.id;
+}
+
+void callgraph_stable_strings(struct callgraph *cg, bool on)
+{
+	cg->stable_strings = on;
+	cg->last_task_id = IDTAB_NONE;
 }
 
 /* ---- tasks -------------------------------------------------------------------------------- */
@@ -140,6 +199,11 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 	uint64_t h;
 	uint32_t id;
 
+	/* Samples come in runs of one task: with stable strings the last one is remembered. */
+	if (cg->stable_strings && in && cg->last_task_id != IDTAB_NONE &&
+	    in->comm == cg->last_task.comm && in->pid == cg->last_task.pid &&
+	    in->tid == cg->last_task.tid)
+		return cg->last_task_id;
 	if (in) {
 		t = *in;
 		if (t.comm && !(t.comm = strpool_intern(&cg->strs, t.comm))) {
@@ -154,6 +218,9 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 				  &cg->alloc_tasks, &t, sizeof(t));
 	if (id == IDTAB_NONE)
 		*err = -ENOMEM;
+	else if (in)
+		cg->last_task = *in;
+	cg->last_task_id = in ? id : IDTAB_NONE;
 	return id;
 }
 
@@ -161,12 +228,15 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 
 static uint64_t stack_hash(uint32_t task, const uint32_t *ids, size_t nr)
 {
-	uint64_t h = hash_u64(((uint64_t)task << 32) | nr);
+	uint64_t h = ((uint64_t)task << 32 | nr) * 0x9e3779b97f4a7c15ULL;
 	size_t i;
 
-	for (i = 0; i < nr; i++)
-		h = hash_combine(h, ids[i]);
-	return h;
+	/* A multiply-rotate per id, one full mix at the end: cheap for deep stacks. */
+	for (i = 0; i < nr; i++) {
+		h = (h ^ ids[i]) * 0xc2b2ae3d27d4eb4fULL;
+		h = h << 29 | h >> 35;
+	}
+	return hash_u64(h);
 }
 
 static bool stack_eq(uint32_t id, const void *key, const void *ctx)

@@ -23,8 +23,11 @@ void lkp_fmt_stddev(char *buf, size_t len, double mean, double stddev)
 {
 	double rel = mean != 0 ? 100 * stddev / mean : stddev;
 
-	/* blank for one run (-1), a negative mean, and anything within 2% */
-	if (stddev >= 0 && rel > 2)
+	/*
+	 * Blank within 2%, for a negative mean, and for one run (stddev -1) -- unless the mean is
+	 * negative too: LKP divides the -1 by the mean as well, and so do we.
+	 */
+	if (rel > 2)
 		snprintf(buf, len, " \xc2\xb1%3lld%%", (long long)fmin(rel, 1e18));
 	else
 		snprintf(buf, len, "      ");

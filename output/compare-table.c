@@ -171,11 +171,14 @@ static void write_raw(FILE *fp, const struct compare_result *r, const struct com
 
 int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o)
 {
+	if (!r->nr_listed)
+		return 0;	/* LKP prints nothing at all for a group without rows */
 	write_header(fp, r, o);
 	for (size_t i = 0; i < r->nr_rows && r->rows[i].listed; i++) {
 		write_row(fp, r, &r->rows[i], o);
 		if (o->raw)
 			write_raw(fp, r, &r->rows[i]);
 	}
+	putc('\n', fp);	/* Compare.show_group ends each group with a blank line */
 	return ferror(fp) ? -EIO : 0;
 }

@@ -5,7 +5,7 @@
  * LKP's order (Compare.sort_stats): [group rank, sort key, changes].
  *
  *  - group rank: how many listed rows share the key's first component; 0 for the test's own
- *    metrics (any first component that is not an LKP monitor);
+ *    metrics (lkp_is_test());
  *  - sort key: the whole key, but only the first two components for perf-profile;
  *  - changes: the changes against the base, ascending. Ruby's sort is not stable; equal tuples
  *    are ordered by key here so the output is deterministic.
@@ -158,7 +158,7 @@ static size_t sort_key_len(const char *key)
 	return dot ? (size_t)(dot - key) : strlen(key);
 }
 
-static int sort_rows(struct compare_result *r)
+static int sort_rows(struct compare_result *r, const struct compare_opts *o)
 {
 	struct sort_item *items = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*items));
 	struct compare_row *sorted = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*sorted));
@@ -178,7 +178,8 @@ static int sort_rows(struct compare_result *r)
 			listed += r->rows[end].listed;
 		for (size_t j = i; j < end; j++)
 			items[j] = (struct sort_item){ &r->rows[j],
-				lkp_is_monitor(key) ? listed : 0, sort_key_len(r->rows[j].key),
+				lkp_is_test(key, &o->select) ? 0 : listed,
+				sort_key_len(r->rows[j].key),
 				r->nr_cols };
 	}
 	qsort(items, r->nr_rows, sizeof(*items), sort_item_cmp);
@@ -231,7 +232,7 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 		row->listed = row_listed(row, cols, nr_cols, pp, o);
 		r->nr_listed += row->listed;
 	}
-	ret = sort_rows(r);
+	ret = sort_rows(r, o);
 out:
 	free(keys);
 	free(zeros);

@@ -95,7 +95,8 @@ static int list_runs(const char *dir, char ***out, size_t *nr, char *err, size_t
 		(*nr)++;
 	}
 	closedir(d);
-	qsort(runs, *nr, sizeof(*runs), run_cmp);
+	if (*nr)
+		qsort(runs, *nr, sizeof(*runs), run_cmp);
 	*out = runs;
 	return 0;
 nomem:
@@ -148,10 +149,10 @@ static int load_runs(const char *dir, struct matrix *m, char *err, size_t errlen
 	return ret;
 }
 
-/* The kernel release named by <dir>/meta.json or <dir>/<first run>/meta.json, if any. */
-static char *release_from_meta(const char *dir, const struct matrix *m)
+char *matrix_set_meta_string(const char *dir, const struct matrix *m,
+			     const char *const *fields, size_t nr_fields)
 {
-	char *paths[2] = { join(dir, "meta.json"), NULL }, *release = NULL;
+	char *paths[2] = { join(dir, "meta.json"), NULL }, *found = NULL;
 	char err[256];
 
 	if (m->nr_runs && m->sources && m->sources[0]) {
@@ -163,16 +164,16 @@ static char *release_from_meta(const char *dir, const struct matrix *m)
 		}
 		free(run);
 	}
-	for (size_t i = 0; i < 2 && !release; i++) {
+	for (size_t i = 0; i < 2 && !found; i++) {
 		struct json_object o;
 
 		if (!paths[i] || !is_file(paths[i]) || json_read_file(paths[i], &o, err, sizeof(err)))
 			continue;
-		for (size_t f = 0; f < sizeof(release_fields) / sizeof(*release_fields); f++) {
-			const struct json_member *jm = json_get(&o, release_fields[f]);
+		for (size_t f = 0; f < nr_fields; f++) {
+			const struct json_member *jm = json_get(&o, fields[f]);
 
 			if (jm && jm->type == JSON_STRING && jm->str[0]) {
-				release = strdup(jm->str);
+				found = strdup(jm->str);
 				break;
 			}
 		}
@@ -180,7 +181,7 @@ static char *release_from_meta(const char *dir, const struct matrix *m)
 	}
 	free(paths[0]);
 	free(paths[1]);
-	return release;
+	return found;
 }
 
 static char *dir_name_label(const char *dir)
@@ -262,7 +263,8 @@ int matrix_load_set(const char *path, struct matrix *m, char **label, char **set
 	}
 	if (ret)
 		goto out;
-	*label = release_from_meta(dir, m);
+	*label = matrix_set_meta_string(dir, m, release_fields,
+					sizeof(release_fields) / sizeof(*release_fields));
 	if (!*label)
 		*label = dir_name_label(dir);
 	if (!*label) {

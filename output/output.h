@@ -70,6 +70,15 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
  */
 const char *callgraph_intern(struct callgraph *cg, const char *s);
 
+/*
+ * Promise (on = true) that every string pointer given to callgraph_add() keeps its text
+ * unchanged for as long as samples are added, as sym_session's names do. The graph then maps
+ * each distinct caller frame to its interned frame once and later adds hash no text (several
+ * times faster). Off by default: a caller that reuses one buffer for different names must
+ * leave it off. The graph still copies every string; nothing is kept after the adds.
+ */
+void callgraph_stable_strings(struct callgraph *cg, bool on);
+
 uint64_t callgraph_total_period(const struct callgraph *cg);
 uint64_t callgraph_total_samples(const struct callgraph *cg);
 size_t callgraph_nr_stacks(const struct callgraph *cg);
@@ -156,6 +165,36 @@ enum folded_flags {
  * "[<module basename>]" or "[unknown]".
  */
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags);
+
+/* ---- LKP perf-stat keys (record area, issue 3; docs/stat.md) ---------------------------- */
+
+/*
+ * A perf-stat run as LKP's `perf stat -I` parser sees it: per interval, the count of every
+ * event (NAN: not counted in that interval). Event names are perf's: "cpu-cycles",
+ * "instructions", "cache-misses", "dTLB-load-misses", "page-faults", ...
+ */
+struct perf_stat_series {
+	const char *const	*events;	/* nr_events names; borrowed */
+	size_t			nr_events;
+	size_t			nr_intervals;
+	const double		*t_end;		/* [nr_intervals] seconds since start, increasing */
+	const double		*counts;	/* [nr_intervals * nr_events] */
+	bool			drop_last;	/* LKP skips the last interval perf printed */
+};
+
+/* Receives one key; a non-zero return stops the producer and is returned by it. */
+typedef int (*perf_stat_emit_fn)(void *arg, const char *key, double value);
+
+/*
+ * Emit perf-stat.i.*, .ps.*, .total.instructions and .overall.* (the per-run scalars LKP puts
+ * in stats.json), derived keys only where their counters exist and denominators are non-zero.
+ */
+int perf_stat_keys(const struct perf_stat_series *s, perf_stat_emit_fn emit, void *arg);
+/* LKP's calc_addon_keys on one set of counts (@vals parallel to s->events), keys
+ * "perf-stat.<prefix><name>": *-miss-rate%, ipc, cpi, MPKI, cycles-between-cache-misses,
+ * instructions-per-iTLB-miss. */
+int perf_stat_derive(const struct perf_stat_series *s, const double *vals, const char *prefix,
+		     perf_stat_emit_fn emit, void *arg);
 
 /* ---- flame graphs (issue 6) -------------------------------------------------------------- */
 
@@ -352,6 +391,12 @@ int matrix_write_json(FILE *fp, const struct matrix *m);
  */
 int matrix_load_set(const char *path, struct matrix *m, char **label, char **set_dir,
 		    char *err, size_t errlen);
+/*
+ * The first of @fields that is a non-empty string in <set_dir>/meta.json, else in the first
+ * run's meta.json (next to m->sources[0]); malloc'ed, NULL when there is none.
+ */
+char *matrix_set_meta_string(const char *set_dir, const struct matrix *m,
+			     const char *const *fields, size_t nr_fields);
 void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
 const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
 
@@ -392,12 +437,16 @@ struct lkp_side {
 struct lkp_select_opts {
 	double	pp_threshold;		/* LKP -p; default 5 */
 	bool	pp_threshold_float;	/* -p given: a Float threshold, else LKP's Integer 5 */
+	const char *const *tests;	/* more test names (meta.json "family"), borrowed */
+	size_t	nr_tests;
 };
 /* Would LKP's _get_changed_stats list @key comparing @new against @base? */
 bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct lkp_side *new,
 		      const struct lkp_select_opts *o);
-bool lkp_is_monitor(const char *key);		/* first component names an LKP monitor */
-bool lkp_is_perf_metric(const char *key);	/* LKP's perf_metric?: 1% threshold */
+/* The first component names a performance test (built-in LKP list or @o->tests). */
+bool lkp_is_test(const char *key, const struct lkp_select_opts *o);
+/* LKP's perf_metric?: a 1% change suffices. @o may be NULL. */
+bool lkp_is_perf_metric(const char *key, const struct lkp_select_opts *o);
 bool lkp_is_absolute_change(const char *key);	/* perf-profile.* or ending in '%' */
 bool lkp_reasonable_change(const char *key, double delta, double max);
 
@@ -442,7 +491,10 @@ struct compare_result {
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);
 void compare_result_release(struct compare_result *r);	/* NULL-safe */
-/* LKP's table of the listed rows (plus --stats columns and --raw lines when asked). */
+/*
+ * LKP's table of the listed rows (plus --stats columns and --raw lines when asked), ending with
+ * a blank line; nothing at all when no row is listed (as LKP).
+ */
 int compare_write_table(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
 /* Everything as one JSON object (see docs/compare.md). */
 int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);

@@ -12,6 +12,8 @@ struct compare_sets {
 	struct matrix		*m;	/* nr, owned */
 	char			**labels;	/* default labels (meta.json or dir name), owned */
 	char			**dirs;	/* each set's directory, owned */
+	char			**families;	/* meta.json "family" (the test), owned; NULLs dropped */
+	size_t			nr_families;
 	struct compare_col	*cols;	/* nr, pointing into the above and the caller's strings */
 	size_t			nr;
 };

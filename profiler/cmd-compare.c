@@ -52,6 +52,9 @@ void compare_sets_release(struct compare_sets *s)
 		free(s->labels[i]);
 		free(s->dirs[i]);
 	}
+	for (size_t i = 0; i < s->nr_families; i++)
+		free(s->families[i]);
+	free(s->families);
 	free(s->m);
 	free(s->labels);
 	free(s->dirs);
@@ -69,7 +72,8 @@ int compare_sets_load(struct compare_sets *s, char **paths, size_t nr, char **la
 	s->labels = calloc(nr, sizeof(*s->labels));
 	s->dirs = calloc(nr, sizeof(*s->dirs));
 	s->cols = calloc(nr, sizeof(*s->cols));
-	if (!s->m || !s->labels || !s->dirs || !s->cols) {
+	s->families = calloc(nr, sizeof(*s->families));
+	if (!s->m || !s->labels || !s->dirs || !s->cols || !s->families) {
 		pr_err("out of memory");
 		compare_sets_release(s);
 		return -ENOMEM;
@@ -86,6 +90,10 @@ int compare_sets_load(struct compare_sets *s, char **paths, size_t nr, char **la
 		s->nr++;
 		s->cols[i] = (struct compare_col){ &s->m[i],
 			i < nr_labels ? labels[i] : s->labels[i], paths[i] };
+		/* the workload family is the test whose own metrics LKP ranks first */
+		s->families[s->nr_families] = matrix_set_meta_string(s->dirs[i], &s->m[i],
+			(const char *const[]){ "family" }, 1);
+		s->nr_families += s->families[s->nr_families] != NULL;
 	}
 	return 0;
 }
@@ -165,7 +173,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ap:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o.all = true;
@@ -229,6 +237,8 @@ int cmd_compare(int argc, char **argv)
 		return KPROF_EXIT_ERROR;
 	}
 	axis_header(&sets, &axis_keys, &axis_values);
+	o.select.tests = (const char *const *)sets.families;
+	o.select.nr_tests = sets.nr_families;
 	o.axis_keys = axis_keys;
 	o.axis_values = axis_values;
 	ret = compare_build(sets.cols, sets.nr, &o, &r);
@@ -246,13 +256,15 @@ int cmd_compare(int argc, char **argv)
 		if (ret)
 			pr_err("compare: writing the output: %s", strerror(-ret));
 	}
-	if (!ret && !o.all && !json && !perf_profile) {
+	if (!ret && !json && !perf_profile && !r.nr_listed) {
 		bool few = true;
 
 		for (size_t i = 0; i < sets.nr; i++)
 			few &= sets.m[i].nr_runs < 3;
 		if (few)
-			pr_warn("no set has 3 runs: LKP lists no row (use -a to see all)");
+			pr_warn("no set has 3 runs: LKP lists no row (-a lists every row)");
+		else
+			pr_info("no row changed by LKP's rules (-a lists every row)");
 	}
 	compare_result_release(&r);
 	compare_sets_release(&sets);

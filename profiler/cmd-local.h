@@ -24,10 +24,15 @@ struct kprof_cmd {
  * X(name, summary)
  */
 #define KPROF_COMMANDS(X)							\
+	X(collapse, "folded stacks from perf.data or perf script, like stackcollapse-perf.pl") \
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
+	X(plot, "plot one metric's per-run values of two result sets")	\
 	X(record, "sample events into a perf.data file (perf's format)")	\
+	X(report, "perf.data as LKP perf-profile keys, a Children/Self table or JSON")	\
 	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
+	X(stat, "count events, print LKP's perf-stat keys")			\
+	X(trace, "tracepoint counts, rates, top field values, histograms")	\
 
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -32,7 +32,7 @@ static const char usage_text[] =
 	"  -o, --output FILE     output file (default perf.data; kallsyms in FILE.kallsyms)\n"
 	"      --filter EXPR     kernel filter for the tracepoint events\n";
 
-enum { OPT_DURATION = 256, OPT_FILTER };
+enum { OPT_FILTER = TARGET_OPT_DURATION + 1 };
 
 static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
@@ -43,7 +43,7 @@ static const struct option long_opts[] = {
 	{ "count", required_argument, NULL, 'c' },
 	{ "call-graph", no_argument, NULL, 'g' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "duration", required_argument, NULL, TARGET_OPT_DURATION },
 	{ "output", required_argument, NULL, 'o' },
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "help", no_argument, NULL, 'h' },
@@ -65,30 +65,16 @@ static bool power_of_two(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-/* Parse options into @o; returns -1 to go on, else an exit status. */
-static int parse(int argc, char **argv, struct record_opts *o, double *duration)
+/* Parse options into @o and @t; returns -1 to go on, else an exit status. */
+static int parse(int argc, char **argv, struct record_opts *o, struct target_args *t)
 {
+	const char *what = "", *bad;
 	uint64_t v;
-	char *end;
-	int c;
+	int c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+aC:p:e:F:c:gm:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a':
-			o->system_wide = true;
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'p':
-			if (record_parse_pids(optarg, &o->pids, &o->nr_pids))
-				return usage_error("bad pid list '%s'", optarg);
-			break;
-		case 'e':
-			if (record_add_event(optarg, &o->events, &o->nr_events))
-				return KPROF_EXIT_ERROR;
-			break;
 		case 'F':
 			if (record_parse_u64(optarg, &o->freq) || !o->freq)
 				return usage_error("bad frequency '%s'", optarg);
@@ -106,11 +92,6 @@ static int parse(int argc, char **argv, struct record_opts *o, double *duration)
 						   optarg);
 			o->mmap_pages = (unsigned int)v;
 			break;
-		case OPT_DURATION:
-			*duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(*duration > 0))
-				return usage_error("bad duration '%s'", optarg);
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -121,16 +102,26 @@ static int parse(int argc, char **argv, struct record_opts *o, double *duration)
 			fputs(usage_text, stdout);
 			return KPROF_EXIT_OK;
 		default:
+			r = target_opt(c, optarg, t, &what);
+			if (r > 0)
+				break;
+			if (r < 0)
+				pr_err("record: %s '%s'", what, optarg);
 			fputs(usage_text, stderr);
 			return KPROF_EXIT_USAGE;
 		}
 	}
 	if (o->freq && o->period)
 		return usage_error("%s", "-F and -c exclude each other");
-	if ((o->system_wide || o->cpus) + (o->nr_pids > 0) + (optind < argc) > 1)
-		return usage_error("%s", "give one target: -a/-C, -p, or a command");
-	if (!o->system_wide && !o->cpus && !o->nr_pids && optind == argc && !*duration)
-		return usage_error("%s", "nothing to record: give -a, -C, -p or a command");
+	bad = target_check(t, optind < argc);
+	if (bad)
+		return usage_error("%s", bad);
+	o->system_wide = t->system_wide;
+	o->cpus = t->cpus;
+	o->pids = t->pids;
+	o->nr_pids = t->nr_pids;
+	o->events = t->events;
+	o->nr_events = t->nr_events;
 	return -1;
 }
 
@@ -139,12 +130,12 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o = { 0 };
 	struct record_session *rs = NULL;
 	struct record_stats st = { 0 };
-	double duration = 0;
+	struct target_args t = { 0 };
 	char err[512] = "";
 	int ret, status, sig;
 	char **cmd;
 
-	ret = parse(argc, argv, &o, &duration);
+	ret = parse(argc, argv, &o, &t);
 	if (ret >= 0)
 		goto out;
 	cmd = optind < argc ? argv + optind : NULL;
@@ -166,7 +157,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	sig = record_wait(&(struct record_wait_opts){ .child = record_session_child(rs),
-						      .duration_s = duration }, &status);
+						      .duration_s = t.duration }, &status);
 	if (sig == SIGINT || sig == SIGTERM)
 		pr_debug("record: %s, writing %s", strsignal(sig), o.output);
 	ret = record_session_stop(rs, &st);
@@ -181,7 +172,6 @@ int cmd_record(int argc, char **argv)
 	free(st.event_used);
 	ret = KPROF_EXIT_OK;
 out:
-	free(o.pids);
-	free(o.events);
+	target_release(&t);
 	return ret;
 }

@@ -148,8 +148,7 @@ static int write_tables(const struct report_args *a, const struct profile *p)
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < p->nr_events; i++) {
-		printf("%s# Samples: %llu of event '%s'\n#\n", i ? "\n" : "",
-		       (unsigned long long)p->events[i].nr_samples, p->events[i].name);
+		printf("%s# Event: '%s'\n", i ? "\n" : "", p->events[i].name);
 		ret = table_write(stdout, p->events[i].cg, &to);
 	}
 	return ret;

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "output/output.h"
 #include "profiler/cmd-local.h"
 #include "profiler/log-local.h"
 #include "profiler/monitor-local.h"
@@ -44,6 +45,7 @@ struct run_ctx {
 	struct wl_params	p;
 	const char		*results;
 	const char		*event;		/* -e, or NULL for the default */
+	char			*event_copy;	/* owned: the event the first run settled on */
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
@@ -183,30 +185,30 @@ static int write_meta(FILE *fp, void *arg)
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fputs("{\n  \"workload\": ", fp);
-	json_put_string(fp, workload_name(c->w));
+	json_write_string(fp, workload_name(c->w));
 	fputs(",\n  \"family\": ", fp);
-	json_put_string(fp, workload_family(c->w));
+	json_write_string(fp, workload_family(c->w));
 	fputs(",\n  \"params\": ", fp);
 	workload_params_json(c->w, &c->p, fp);
 	fputs(",\n  \"path_params\": ", fp);
-	json_put_string(fp, c->path_params);
+	json_write_string(fp, c->path_params);
 	fputs(",\n  \"kernel\": ", fp);
-	json_put_string(fp, c->uts.release);
+	json_write_string(fp, c->uts.release);
 	fputs(",\n  \"kernel_version\": ", fp);
-	json_put_string(fp, c->uts.version);
+	json_write_string(fp, c->uts.version);
 	fputs(",\n  \"kprof_version\": ", fp);
-	json_put_string(fp, KPROF_VERSION);
+	json_write_string(fp, KPROF_VERSION);
 	fputs(",\n  \"machine\": {\"hostname\": ", fp);
-	json_put_string(fp, c->uts.nodename);
+	json_write_string(fp, c->uts.nodename);
 	fputs(", \"arch\": ", fp);
-	json_put_string(fp, c->uts.machine);
+	json_write_string(fp, c->uts.machine);
 	fprintf(fp, ", \"nr_cpus\": %ld, \"mem_total_kB\": %ld}", sysconf(_SC_NPROCESSORS_ONLN),
 		(long)(sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) / 1024)));
 	fputs(",\n  \"date\": ", fp);
-	json_put_string(fp, date);
+	json_write_string(fp, date);
 	fputs(",\n  \"event\": ", fp);
 	if (c->profile && run_profile_event_used())
-		json_put_string(fp, run_profile_event_used());
+		json_write_string(fp, run_profile_event_used());
 	else
 		fputs("null", fp);
 	fputs("\n}\n", fp);
@@ -407,10 +409,16 @@ out:
 		}
 	}
 	c->main_values[c->nr_done++] = main_value;
+	/* later runs sample what the first one settled on (no repeated fallback notice) */
+	if (c->profile && !c->event && run_profile_event_used()) {
+		c->event_copy = strdup(run_profile_event_used());
+		c->event = c->event_copy;
+	}
 	c->last_duration = res.elapsed;
-	ret = run_update_matrix(c->base);
+	snprintf(logpath, sizeof(logpath), "%.3380s/stats.json", final);
+	ret = run_update_matrix(c->base, logpath, err, sizeof(err));
 	if (ret)
-		pr_err("%s/matrix.json: %s", c->base, strerror(-ret));
+		pr_err("%s/matrix.json: %s", c->base, err[0] ? err : strerror(-ret));
 	pr_info("%s: run %d done in %.1fs -> %s", workload_name(c->w), c->nr_done, res.elapsed,
 		final);
 	return ret;
@@ -553,10 +561,14 @@ int cmd_run(int argc, char **argv)
 	if (run_interrupted) {
 		pr_err("interrupted: %d finished run%s kept in %s", c.nr_done,
 		       c.nr_done == 1 ? "" : "s", c.base);
+		run_profile_exit();
+		free(c.event_copy);
 		free(c.main_values);
 		return 128 + run_interrupted;
 	}
 	summary(&c);
+	run_profile_exit();
+	free(c.event_copy);
 	free(c.main_values);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

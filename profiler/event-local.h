@@ -7,7 +7,7 @@
  *   hardware:   cycles|cpu-cycles instructions cache-references cache-misses
  *               branch-instructions|branches branch-misses
  *   hw cache:   dTLB-loads dTLB-load-misses dTLB-stores dTLB-store-misses iTLB-loads
- *               iTLB-load-misses (only used by `kprof stat`'s LKP default set)
+ *               iTLB-load-misses node-loads node-load-misses node-stores node-store-misses
  *   tracepoint: SUBSYS:NAME, with shell globs in either part (sched:*, syscalls:sys_enter_*)
  *   modifiers:  :u (user only) :k (kernel only) :p :pp :ppp (precise_ip 1..3), combinable
  *

@@ -45,6 +45,13 @@ static const struct named_event named_events[] = {
 	{ "iTLB-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, ACCESS) },
 	{ "iTLB-load-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, MISS) },
+	{ "node-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, ACCESS) },
+	{ "node-load-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, MISS) },
+	{ "node-stores", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, WRITE, ACCESS) },
+	{ "node-store-misses", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, WRITE, MISS) },
 };
 
 int event_list_push(struct event_list *l, const struct event_spec *e)
@@ -56,6 +63,20 @@ int event_list_push(struct event_list *l, const struct event_spec *e)
 	l->v = v;
 	l->v[l->nr++] = *e;
 	return 0;
+}
+
+static bool name_is(const char *name, const char *ev, size_t len)
+{
+	return name && strlen(name) == len && !strncmp(name, ev, len);
+}
+
+/* The symbolic event named by the first @len bytes of @ev, or NULL. */
+static const struct named_event *find_named(const char *ev, size_t len)
+{
+	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
+		if (name_is(named_events[i].name, ev, len) || name_is(named_events[i].alias, ev, len))
+			return &named_events[i];
+	return NULL;
 }
 
 /* Apply "u", "k", "p", "pp", "uk"... to @attr; -EINVAL on anything else. */
@@ -87,18 +108,9 @@ static int parse_named(const char *ev, struct event_list *l, char *err, size_t e
 	const char *colon = strchr(ev, ':');
 	size_t len = colon ? (size_t)(colon - ev) : strlen(ev);
 	struct event_spec e = { 0 };
-	const struct named_event *n = NULL;
+	const struct named_event *n = find_named(ev, len);
 	int ret;
 
-	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
-		const struct named_event *c = &named_events[i];
-
-		if ((strlen(c->name) == len && !strncmp(c->name, ev, len)) ||
-		    (c->alias && strlen(c->alias) == len && !strncmp(c->alias, ev, len))) {
-			n = c;
-			break;
-		}
-	}
 	if (!n) {
 		snprintf(err, errlen, "unknown event '%s' (see docs/record.md for the list)", ev);
 		return -EINVAL;
@@ -124,17 +136,7 @@ static bool looks_like_tracepoint(const char *ev)
 {
 	const char *colon = strchr(ev, ':');
 
-	if (!colon || colon == ev || !colon[1])
-		return false;
-	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
-		size_t len = colon - ev;
-
-		if ((strlen(named_events[i].name) == len && !strncmp(named_events[i].name, ev, len)) ||
-		    (named_events[i].alias && strlen(named_events[i].alias) == len &&
-		     !strncmp(named_events[i].alias, ev, len)))
-			return false;
-	}
-	return true;
+	return colon && colon != ev && colon[1] && !find_named(ev, colon - ev);
 }
 
 static int parse_one(const char *ev, struct event_list *l, char *err, size_t errlen)

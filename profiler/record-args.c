@@ -56,3 +56,44 @@ int record_add_event(const char *arg, const char ***events, size_t *nr)
 	n[(*nr)++] = arg;
 	return 0;
 }
+
+int target_opt(int c, const char *arg, struct target_args *t, const char **what)
+{
+	char *end;
+
+	switch (c) {
+	case 'a':
+		t->system_wide = true;
+		return 1;
+	case 'C':
+		t->cpus = arg;
+		return 1;
+	case 'p':
+		*what = "bad pid list";
+		return record_parse_pids(arg, &t->pids, &t->nr_pids) ? -EINVAL : 1;
+	case 'e':
+		*what = "out of memory for";
+		return record_add_event(arg, &t->events, &t->nr_events) ? -ENOMEM : 1;
+	case TARGET_OPT_DURATION:
+		*what = "bad duration";
+		t->duration = strtod(arg, &end);
+		return *end || end == arg || !(t->duration > 0) ? -EINVAL : 1;
+	default:
+		return 0;
+	}
+}
+
+const char *target_check(const struct target_args *t, bool has_cmd)
+{
+	if ((t->system_wide || t->cpus || has_cmd) + (t->nr_pids > 0) > 1)
+		return "give one target: -a/-C (with or without a command), -p, or a command";
+	if (!t->system_wide && !t->cpus && !t->nr_pids && !has_cmd && !t->duration)
+		return "nothing to do: give -a, -C, -p or a command";
+	return NULL;
+}
+
+void target_release(struct target_args *t)
+{
+	free(t->pids);
+	free(t->events);
+}

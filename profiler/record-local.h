@@ -58,6 +58,23 @@ int record_parse_u64(const char *arg, uint64_t *v);
 /* Append @arg (borrowed) to a growing -e list. */
 int record_add_event(const char *arg, const char ***events, size_t *nr);
 
+/* The target and event options `record` and `stat` share: -a -C -p -e --duration. */
+struct target_args {
+	bool		system_wide;
+	const char	*cpus;		/* borrowed from argv */
+	pid_t		*pids;		/* owned */
+	size_t		nr_pids;
+	const char	**events;	/* owned array of borrowed strings */
+	size_t		nr_events;
+	double		duration;	/* seconds; 0: none */
+};
+#define TARGET_OPT_DURATION 256		/* getopt code of --duration */
+/* One getopt result: 1 handled, 0 not a target option, -errno bad value (*@what says why). */
+int target_opt(int c, const char *arg, struct target_args *t, const char **what);
+/* NULL when the combination is valid, else what is wrong. */
+const char *target_check(const struct target_args *t, bool has_cmd);
+void target_release(struct target_args *t);
+
 /* ---- waiting while events run (record-wait.c) ----------------------------------------------- */
 
 /* Block SIGINT, SIGTERM and SIGCHLD: call before starting a session (forked commands unblock). */
@@ -66,9 +83,6 @@ void record_block_signals(void);
 struct record_wait_opts {
 	pid_t		child;		/* the command, or -1 */
 	double		duration_s;	/* 0: no limit */
-	unsigned int	tick_ms;	/* call tick(arg) this often; 0: never */
-	void		(*tick)(void *arg);
-	void		*arg;
 };
 /*
  * Wait until the command exits (its wait status in *@status), the duration passes (the command
@@ -85,19 +99,21 @@ struct stat_opts {
 	const char	*cpus;
 	pid_t		*pids; size_t nr_pids;
 	const char	**events; size_t nr_events;	/* none: LKP's default set */
-	unsigned int	interval_ms;	/* -I; 0: one interval, the whole run */
+	unsigned int	interval_ms;	/* -I: a thread closes an interval this often; 0: one
+					 * interval, the whole run (kept, not dropped) */
 };
 struct stat_session;
 
-/* Open the counters (unsupported ones are reported once and left out). 0 / -errno. */
+/*
+ * Open the counters and start counting (unsupported ones are reported once on stderr and left
+ * out, their keys absent). Without -p and a command it counts system-wide. 0 / -errno.
+ */
 int stat_session_start(const struct stat_opts *o, struct stat_session **out,
 		       char *err, size_t errlen);
 int stat_session_start_cmd(const struct stat_opts *o, char *const *argv,
 			   struct stat_session **out, char *err, size_t errlen);
 int stat_session_go(struct stat_session *s, char *err, size_t errlen);
 pid_t stat_session_child(const struct stat_session *s);
-/* Close one -I interval now (call every interval_ms while running). */
-int stat_session_tick(struct stat_session *s);
 /*
  * Stop counting, compute LKP's perf-stat keys (output/perf-stat.c) into @keys, free.
  * @totals (optional) receives "<event>" -> whole-run count for every counted event.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record-wait.c - the main thread of `kprof record`/`kprof stat` while events run: waits for
- * the command, the --duration, a -I tick or Ctrl-C/SIGTERM with sigtimedwait() (signals are
+ * the command, the --duration or Ctrl-C/SIGTERM with sigtimedwait() (signals are
  * blocked, so nothing is interrupted halfway and no handler races with the drain thread).
  */
 #include <errno.h>
@@ -14,6 +14,10 @@
 void record_block_signals(void)
 {
 	sigset_t set;
+
+	/* A shell's background job starts with SIGINT ignored; kprof and its command want it. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -49,7 +53,7 @@ static bool reaped(pid_t child, int *status)
 
 int record_wait(const struct record_wait_opts *w, int *status)
 {
-	double start = now_s(), next_tick = start + w->tick_ms / 1e3;
+	double start = now_s();
 	sigset_t set;
 	int sig = 0;
 
@@ -69,15 +73,8 @@ int record_wait(const struct record_wait_opts *w, int *status)
 			sig = SIGALRM;	/* the duration is over */
 			break;
 		}
-		if (w->tick_ms && t >= next_tick) {
-			w->tick(w->arg);
-			next_tick += w->tick_ms / 1e3;
-			continue;
-		}
 		if (w->duration_s > 0)
 			wake = start + w->duration_s;
-		if (w->tick_ms && next_tick < wake)
-			wake = next_tick;
 		ts = to_ts(wake - t);
 		got = sigtimedwait(&set, NULL, wake < 1e17 ? &ts : NULL);
 		if (got == SIGINT || got == SIGTERM) {

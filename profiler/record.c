@@ -211,6 +211,8 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 	char *ksyms;
 	int ret;
 
+	if (rs->attrs[0].exclude_kernel)
+		goto tasks;	/* user space only: no kernel frames to resolve */
 	if (asprintf(&ksyms, "%s.kallsyms", rs->output) < 0)
 		return;
 	ret = synth_kallsyms_snapshot(ksyms);
@@ -220,6 +222,7 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 		pr_warn("/proc/kallsyms: no kernel text addresses (kptr_restrict?): kernel frames "
 			"will not resolve");
 	free(ksyms);
+tasks:
 	if (rs->system_wide)
 		synth_all_tasks(rs->w, id_hdr);
 	for (size_t i = 0; i < o->nr_pids; i++)
@@ -262,7 +265,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	if (!rs)
 		return -ENOMEM;
 	rs->output = strdup(o->output ? o->output : "perf.data");
-	rs->system_wide = !argv && !o->nr_pids;
+	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids);
 	rs->argc = 1;
 	rs->argv = (char *const *)default_cmdline;
 	if (!rs->output) {
@@ -301,7 +304,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	ret = session_drain_start(rs->sess, on_record, on_round, rs);
 	if (ret)
 		goto fail_msg;
-	if (!argv)
+	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
 		session_enable(rs->sess);
 	*out = rs;
 	return 0;

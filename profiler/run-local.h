@@ -24,17 +24,10 @@ int run_remove_tree(const char *path);
 int run_write_atomic(const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
 /* A flat JSON object {"key": number} (stats.json), keys in the list's order. */
 int run_write_stats(const char *path, const struct wl_metrics *m);
-/* Read a flat {"key": number} object (non-numeric values are skipped). 0 / -errno. */
-int run_read_stats(const char *path, struct wl_metrics *m);
 /*
- * Rebuild <base>/matrix.json from the stats.json of every numbered run under @base:
- * {"key": [run0, run1, ...], "stats_source": [paths]}; a key missing from a run is 0 there,
- * keys that are 0 in every run are left out (LKP's unite_to).
+ * Append the run whose stats.json is @stats_json as one more column of <base>/matrix.json
+ * (created when absent); a reason in @err on failure. 0 / -errno.
  */
-int run_update_matrix(const char *base);
-
-/* JSON helpers: a string with escapes; a number in the shortest round-trip form. */
-void json_put_string(FILE *fp, const char *s);
-void json_put_number(FILE *fp, double v);
+int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
 
 #endif

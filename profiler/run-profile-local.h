@@ -26,5 +26,7 @@ const char *run_profile_event_used(void);
 /* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */
 void run_profile_summary(const char *base, FILE *fp);
 void run_profile_free(struct run_profile *rp);	/* NULL-safe */
+/* Free what the module keeps across runs (the latest event name and keys). */
+void run_profile_exit(void);
 
 #endif

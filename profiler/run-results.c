@@ -7,13 +7,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/output.h"
 #include "profiler/run-local.h"
 
 int run_mkdirs(const char *path)
@@ -97,56 +97,18 @@ int run_write_atomic(const char *path, int (*fn)(FILE *fp, void *arg), void *arg
 	return ret;
 }
 
-void json_put_string(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
-void json_put_number(FILE *fp, double v)
-{
-	char buf[40];
-
-	if (!isfinite(v)) {
-		fputs("null", fp);
-		return;
-	}
-	if (v == trunc(v) && fabs(v) < 1e15) {
-		fprintf(fp, "%.0f", v);
-		return;
-	}
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, fp);
-}
-
 static int write_stats(FILE *fp, void *arg)
 {
 	const struct wl_metrics *m = arg;
+	struct kv_list l = { 0 };
+	int ret = 0;
 
-	fputs("{\n", fp);
-	for (size_t i = 0; i < m->nr; i++) {
-		fputs("  ", fp);
-		json_put_string(fp, m->v[i].key);
-		fputs(": ", fp);
-		json_put_number(fp, m->v[i].value);
-		fputs(i + 1 < m->nr ? ",\n" : "\n", fp);
-	}
-	fputs("}\n", fp);
-	return 0;
+	for (size_t i = 0; !ret && i < m->nr; i++)
+		ret = kv_list_add(&l, m->v[i].key, m->v[i].value);
+	if (!ret)
+		ret = kv_list_write_json(fp, &l);
+	kv_list_release(&l);
+	return ret;
 }
 
 int run_write_stats(const char *path, const struct wl_metrics *m)
@@ -154,212 +116,28 @@ int run_write_stats(const char *path, const struct wl_metrics *m)
 	return run_write_atomic(path, write_stats, (void *)m);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-
-	if (!fp)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			char *b = realloc(buf, cap = (n + 4096 + 1) * 2);
-
-			if (!b) {
-				free(buf);
-				fclose(fp);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = b;
-		}
-		r = fread(buf + n, 1, 4096, fp);
-		n += r;
-	} while (r);
-	fclose(fp);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Parse a JSON string at *p (at the opening quote) into @out. */
-static const char *json_string(const char *p, char *out, size_t outlen)
-{
-	size_t n = 0;
-
-	if (*p++ != '"')
-		return NULL;
-	for (; *p && *p != '"'; p++) {
-		char c = *p;
-
-		if (c == '\\') {
-			c = *++p;
-			if (c == 'u') {
-				c = (char)strtol((char[]){ p[1], p[2], p[3], p[4], 0 }, NULL, 16);
-				if (!p[1] || !p[2] || !p[3] || !p[4])
-					return NULL;
-				p += 4;
-			} else if (c == 'n') {
-				c = '\n';
-			} else if (c == 't') {
-				c = '\t';
-			} else if (!c) {
-				return NULL;
-			}
-		}
-		if (n + 1 < outlen)
-			out[n++] = c;
-	}
-	out[n] = '\0';
-	return *p == '"' ? p + 1 : NULL;
-}
-
-int run_read_stats(const char *path, struct wl_metrics *m)
-{
-	char key[512];
-	size_t len;
-	char *buf = slurp(path, &len), *end;
-	const char *p;
-	int ret = 0;
-
-	if (!buf)
-		return -errno;
-	p = buf;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p++ != '{') {
-		free(buf);
-		return -EINVAL;
-	}
-	for (;;) {
-		while (isspace((unsigned char)*p) || *p == ',')
-			p++;
-		if (*p == '}')
-			break;
-		p = json_string(p, key, sizeof(key));
-		while (p && isspace((unsigned char)*p))
-			p++;
-		if (!p || *p++ != ':') {
-			ret = -EINVAL;
-			break;
-		}
-		while (isspace((unsigned char)*p))
-			p++;
-		{
-			double v = strtod(p, &end);
-
-			if (end == p) {		/* not a number: skip the value */
-				ret = -EINVAL;
-				break;
-			}
-			p = end;
-			ret = wl_metrics_set(m, key, v);
-			if (ret)
-				break;
-		}
-	}
-	free(buf);
-	return ret;
-}
-
-struct matrix_build {
-	struct wl_metrics	*runs;		/* one stats set per column */
-	char			**sources;
-	size_t			nr;
-	struct wl_metrics	keys;		/* union of keys, value unused */
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int write_matrix(FILE *fp, void *arg)
 {
-	const struct matrix_build *mb = arg;
-	const char **keys = malloc((mb->keys.nr + 1) * sizeof(*keys));
-	bool first = true;
-
-	if (!keys)
-		return -ENOMEM;
-	for (size_t i = 0; i < mb->keys.nr; i++)
-		keys[i] = mb->keys.v[i].key;
-	qsort(keys, mb->keys.nr, sizeof(*keys), cmp_str);
-	fputs("{\n", fp);
-	for (size_t i = 0; i < mb->keys.nr; i++) {
-		bool nonzero = false;
-
-		for (size_t r = 0; r < mb->nr; r++) {
-			const double *v = wl_metrics_get(&mb->runs[r], keys[i]);
-
-			if (v && *v != 0)
-				nonzero = true;
-		}
-		if (!nonzero)
-			continue;
-		fputs(first ? "  " : ",\n  ", fp);
-		first = false;
-		json_put_string(fp, keys[i]);
-		fputs(": [", fp);
-		for (size_t r = 0; r < mb->nr; r++) {
-			const double *v = wl_metrics_get(&mb->runs[r], keys[i]);
-
-			if (r)
-				fputs(", ", fp);
-			json_put_number(fp, v ? *v : 0);
-		}
-		fputc(']', fp);
-	}
-	fputs(first ? "  \"stats_source\": [" : ",\n  \"stats_source\": [", fp);
-	for (size_t r = 0; r < mb->nr; r++) {
-		if (r)
-			fputs(", ", fp);
-		json_put_string(fp, mb->sources[r]);
-	}
-	fputs("]\n}\n", fp);
-	free(keys);
-	return 0;
+	return matrix_write_json(fp, arg);
 }
 
-int run_update_matrix(const char *base)
+int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen)
 {
-	struct matrix_build mb = { 0 };
-	char path[4096], matrix[4096];
-	int nr_runs = run_next_number(base), ret = 0;
+	struct matrix m = { 0 };
+	char path[4096];
+	int ret = 0;
 
-	mb.runs = calloc((size_t)nr_runs + 1, sizeof(*mb.runs));
-	mb.sources = calloc((size_t)nr_runs + 1, sizeof(*mb.sources));
-	if (!mb.runs || !mb.sources) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (int r = 0; r < nr_runs && !ret; r++) {
-		snprintf(path, sizeof(path), "%s/%d/stats.json", base, r);
-		if (access(path, R_OK))
-			continue;	/* a run number that was removed: no column */
-		ret = run_read_stats(path, &mb.runs[mb.nr]);
-		if (ret)
-			break;
-		mb.sources[mb.nr] = strdup(path);
-		if (!mb.sources[mb.nr]) {
-			ret = -ENOMEM;
-			break;
-		}
-		for (size_t i = 0; !ret && i < mb.runs[mb.nr].nr; i++)
-			ret = wl_metrics_set(&mb.keys, mb.runs[mb.nr].v[i].key, 0);
-		mb.nr++;
-	}
-	snprintf(matrix, sizeof(matrix), "%s/matrix.json", base);
+	if ((size_t)snprintf(path, sizeof(path), "%s/matrix.json", base) >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (!access(path, F_OK))
+		ret = matrix_read_json_err(path, &m, err, errlen);
 	if (!ret)
-		ret = run_write_atomic(matrix, write_matrix, &mb);
-out:
-	for (int r = 0; mb.runs && r <= nr_runs; r++)
-		wl_metrics_release(&mb.runs[r]);
-	for (int r = 0; mb.sources && r <= nr_runs; r++)
-		free(mb.sources[r]);
-	free(mb.runs);
-	free(mb.sources);
-	wl_metrics_release(&mb.keys);
+		ret = matrix_add_stats_json_err(&m, stats_json, err, errlen);
+	if (!ret) {
+		ret = run_write_atomic(path, write_matrix, &m);
+		if (ret)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	}
+	matrix_release(&m);
 	return ret;
 }

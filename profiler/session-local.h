@@ -11,7 +11,9 @@
  *
  * Targets: system-wide (every online CPU, or a CPU list), existing processes (every thread
  * of each PID, on every CPU), or a command forked by session_new() that waits on a pipe until
- * session_go() lets it exec (events opened with enable_on_exec and inherit in between).
+ * session_go() lets it exec (events opened with enable_on_exec and inherit in between). A
+ * command with system_wide or cpus is run, but the events cover every task (perf record -a --
+ * CMD): call session_enable() before session_go().
  */
 #ifndef KPROF_SESSION_LOCAL_H
 #define KPROF_SESSION_LOCAL_H
@@ -30,6 +32,8 @@ struct session_target {
 	const pid_t	*pids;		/* -p: all threads of each */
 	size_t		nr_pids;
 	char *const	*argv;		/* a command to fork and hold until session_go(); or NULL */
+	bool		counting;	/* no rings: tasks are counted per thread on any CPU
+					 * (cpu -1), so time running/enabled scale correctly */
 };
 
 /* Prepare the target (fork the held command if any). 0 / -errno with a reason in @err. */

@@ -29,8 +29,9 @@
 #include "profiler/log-local.h"
 #include "profiler/session-local.h"
 
-/* libperf 6.1 keeps this internal (include/internal/evsel.h); it is in libperf.a. */
+/* libperf 6.1 keeps these internal (include/internal/evsel.h); they are in libperf.a. */
 int perf_evsel__apply_filter(struct perf_evsel *evsel, const char *filter);
+void perf_evsel__free_id(struct perf_evsel *evsel);
 
 #define DRAIN_POLL_MS	100	/* poll() timeout: bounds the latency of session_stop() */
 
@@ -167,7 +168,10 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 	libperf_init_once();
 	s->child = -1;
 	s->go_fd = s->exec_err_fd = -1;
-	s->cpus = perf_cpu_map__new(t->cpus);	/* NULL list: every online CPU */
+	if (t->counting && !t->system_wide && !t->cpus && (t->argv || t->nr_pids))
+		s->cpus = perf_cpu_map__dummy_new();
+	else
+		s->cpus = perf_cpu_map__new(t->cpus);	/* NULL list: every online CPU */
 	if (!s->cpus) {
 		snprintf(err, errlen, "bad CPU list '%s'", t->cpus ? t->cpus : "(online)");
 		ret = -EINVAL;
@@ -177,6 +181,10 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 		ret = fork_held(s, t->argv, err, errlen);
 		if (ret)
 			goto fail;
+	}
+	if (t->system_wide || t->cpus) {
+		s->threads = perf_thread_map__new_dummy();	/* pid -1: every task */
+	} else if (t->argv) {
 		s->threads = perf_thread_map__new_array(1, &s->child);
 		s->task_target = true;
 	} else if (t->nr_pids) {
@@ -211,7 +219,22 @@ void session_close(struct session *s)
 	if (!s->evlist)
 		return;
 	session_stop(s);
-	perf_evlist__delete(s->evlist);	/* munmaps, closes, deletes the evsels */
+	perf_evlist__munmap(s->evlist);
+	perf_evlist__close(s->evlist);
+	/*
+	 * libperf 6.1's perf_evsel__delete() only frees the struct: the ids and the map
+	 * references taken when the evlist propagated its maps are the caller's to drop.
+	 */
+	for (size_t i = 0; i < s->nr_evsels; i++) {
+		struct perf_evsel *evsel = s->evsels[i];
+
+		perf_evlist__remove(s->evlist, evsel);
+		perf_evsel__free_id(evsel);
+		perf_cpu_map__put(perf_evsel__cpus(evsel));
+		perf_thread_map__put(perf_evsel__threads(evsel));
+		perf_evsel__delete(evsel);
+	}
+	perf_evlist__delete(s->evlist);
 	s->evlist = NULL;
 	free(s->evsels);
 	s->evsels = NULL;
@@ -234,7 +257,7 @@ int session_open(struct session *s, const struct perf_event_attr *attrs, size_t 
 
 		attr.disabled = 1;
 		attr.inherit = s->task_target;
-		attr.enable_on_exec = s->child > 0;
+		attr.enable_on_exec = s->task_target && s->child > 0;
 		evsel = perf_evsel__new(&attr);
 		if (!evsel)
 			goto nomem;

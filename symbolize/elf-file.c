@@ -6,7 +6,11 @@
  * dso__load_sym (functions, objects and visible text/data labels in allocated sections) and
  * finished like perf's dso (symtab.c), in the file's own address space.
  *
- * A file is reported at address 0 in a Dwfl of its own, so every process mapping it shares it:
+ * C++ (and other) names are demangled with libiberty's cplus_demangle and no options, as perf
+ * 6.1 does by default: no parameters, so "ns::fn" rather than "ns::fn(int)".
+ *
+ * A file is reported at address 0 in a Dwfl of its own, read, and closed again (names copied), so
+ * every process mapping it shares one table and no file descriptor stays open per file:
  * a runtime address becomes a file offset through the mapping, then an address in the file
  * through its PT_LOAD headers.
  */
@@ -15,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +30,9 @@
 
 #include "symbolize/symbolize-local.h"
 
-struct load_seg {
-	uint64_t	offset, filesz, memsz, vaddr;
-};
-
 struct sym_load {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
-	struct load_seg	*segs;
-	size_t		nr_segs;
 	int		memfd;		/* backing an in-memory image, else -1 */
 };
 
@@ -71,9 +70,17 @@ static bool perf_keeps(const GElf_Sym *sym, const char *name, GElf_Word shndx, E
 	return secname && (strstr(secname, "text") || strstr(secname, "data"));
 }
 
-static int read_symbols(struct elf_syms *e)
+/* The kernel's placement markers, whatever their type. */
+static void note_marker(struct elf_syms *e, const char *name, uint64_t addr)
 {
-	Dwfl_Module *mod = e->priv->mod;
+	if (!strcmp(name, "_text") || (!strcmp(name, "_stext") && !e->text))
+		e->text = addr;
+	else if (!strcmp(name, "_etext"))
+		e->etext = addr;
+}
+
+static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
+{
 	int n = dwfl_module_getsymtab(mod);
 
 	for (int i = 0; i < n; i++) {
@@ -83,9 +90,18 @@ static int read_symbols(struct elf_syms *e)
 		Elf *elf = NULL;
 		Dwarf_Addr bias;
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		char *demangled;
 
+		if (name && name[0] == '_')
+			note_marker(e, name, addr);
 		if (!perf_keeps(&sym, name, shndx, elf))
 			continue;
+		/* copied: the file is closed once the table is built */
+		demangled = cplus_demangle(name, DMGL_NO_OPTS);
+		name = sym_strpool_intern(&e->names, demangled ? demangled : name);
+		free(demangled);
+		if (!name)
+			return -ENOMEM;
 		if (symtab_add(&e->tab, addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL))
 			return -ENOMEM;
 	}
@@ -93,28 +109,115 @@ static int read_symbols(struct elf_syms *e)
 	return 0;
 }
 
-static int read_segments(struct sym_load *l)
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols: "fn@plt" for each .rela.plt entry, laid out from the
+ * .plt section's file offset after a header of one entry (x86_64), sh_entsize apart. Like perf,
+ * added after the end fix-ups.
+ */
+static int synthesize_plt(struct elf_syms *e, Elf *elf)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr;
+	Elf_Scn *rel = section_by_name(elf, ".rela.plt", &rel_shdr), *dynsym;
+	Elf_Data *rels, *syms;
+	uint64_t start;
+	char name[1024];
+
+	if (!rel)
+		rel = section_by_name(elf, ".rel.plt", &rel_shdr);
+	dynsym = rel ? elf_getscn(elf, rel_shdr.sh_link) : NULL;
+	if (!dynsym || !gelf_getshdr(dynsym, &dynsym_shdr) || dynsym_shdr.sh_type != SHT_DYNSYM ||
+	    !section_by_name(elf, ".plt", &plt_shdr) || !rel_shdr.sh_entsize ||
+	    !elf_syms_offset_to_vaddr(e, plt_shdr.sh_offset, &start))
+		return 0;
+	rels = elf_getdata(rel, NULL);
+	syms = elf_getdata(dynsym, NULL);
+	if (!rels || !syms)
+		return 0;
+	start += plt_shdr.sh_entsize;
+	for (size_t i = 0; i < rel_shdr.sh_size / rel_shdr.sh_entsize; i++) {
+		GElf_Rela rela;
+		GElf_Rel r;
+		GElf_Sym sym;
+		const char *sname;
+		char *demangled;
+		uint64_t info;
+
+		if (rel_shdr.sh_type == SHT_RELA && gelf_getrela(rels, (int)i, &rela))
+			info = rela.r_info;
+		else if (rel_shdr.sh_type == SHT_REL && gelf_getrel(rels, (int)i, &r))
+			info = r.r_info;
+		else
+			break;
+		if (!gelf_getsym(syms, (int)GELF_R_SYM(info), &sym))
+			break;
+		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
+		if (!sname)
+			break;
+		demangled = cplus_demangle(sname, DMGL_NO_OPTS);
+		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
+		free(demangled);
+		sname = sym_strpool_intern(&e->names, name);
+		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
+					 NULL))
+			return -ENOMEM;
+		start += plt_shdr.sh_entsize;
+	}
+	symtab_sort(&e->tab);
+	return 0;
+}
+
+static int read_segments(struct elf_syms *e, Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(l->mod, &bias);
+	Elf *elf = dwfl_module_getelf(mod, &bias);
 	size_t n;
 
 	if (!elf || elf_getphdrnum(elf, &n))
 		return -ENOEXEC;
-	l->segs = calloc(n ? n : 1, sizeof(*l->segs));
-	if (!l->segs)
+	e->segs = calloc(n ? n : 1, sizeof(*e->segs));
+	if (!e->segs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		l->segs[l->nr_segs++] = (struct load_seg){
+		e->segs[e->nr_segs++] = (struct load_seg){
 			.offset = ph.p_offset, .filesz = ph.p_filesz, .memsz = ph.p_memsz,
 			.vaddr = ph.p_vaddr + bias,
 		};
 	}
 	return 0;
+}
+
+static void load_close(struct sym_load *l)
+{
+	if (!l)
+		return;
+	if (l->dwfl)
+		dwfl_end(l->dwfl);
+	if (l->memfd >= 0)
+		close(l->memfd);
+	free(l);
 }
 
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len)
@@ -149,28 +252,31 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 		err = access(path, R_OK) ? -errno : -ENOEXEC;
 		goto fail;
 	}
-	e->priv = l;
-	err = read_segments(l);
+	err = read_segments(e, l->mod);
 	if (!err)
-		err = read_symbols(e);
+		err = read_symbols(e, l->mod);
+	if (!err && e->tab.nr) {
+		Dwarf_Addr bias;
+
+		err = synthesize_plt(e, dwfl_module_getelf(l->mod, &bias));
+	}
 	if (err)
-		goto fail_loaded;
+		goto fail;
+	if (e->tab.nr)
+		load_close(l);
+	else
+		e->dwarf = l;
 	return 0;
 fail:
-	e->priv = l;
-fail_loaded:
+	load_close(l);
 	elf_syms_release(e);
 	return err;
 }
 
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr)
 {
-	const struct sym_load *l = e->priv;
-
-	if (!l)
-		return false;
-	for (size_t i = 0; i < l->nr_segs; i++) {
-		const struct load_seg *s = &l->segs[i];
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct load_seg *s = &e->segs[i];
 
 		if (off >= s->offset && off < s->offset + s->filesz) {
 			*vaddr = off - s->offset + s->vaddr;
@@ -178,8 +284,8 @@ bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *
 		}
 	}
 	/* mappings are page granular: the page holding a segment's start belongs to it */
-	for (size_t i = 0; i < l->nr_segs; i++) {
-		const struct load_seg *s = &l->segs[i];
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct load_seg *s = &e->segs[i];
 
 		if (off >= (s->offset & ~4095ULL) && off < s->offset + s->memsz) {
 			*vaddr = off - s->offset + s->vaddr;
@@ -196,9 +302,9 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 	Dwarf_Addr bias, lowpc;
 	int n;
 
-	if (!e->priv)
+	if (!e->dwarf)
 		return NULL;
-	cu = dwfl_module_addrdie(e->priv->mod, vaddr, &bias);
+	cu = dwfl_module_addrdie(e->dwarf->mod, vaddr, &bias);
 	if (!cu)
 		return NULL;
 	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
@@ -212,41 +318,13 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 	return name;
 }
 
-bool elf_syms_value(const struct elf_syms *e, const char *name, uint64_t *value)
-{
-	int n;
-
-	if (!e->priv)
-		return false;
-	n = dwfl_module_getsymtab(e->priv->mod);
-	for (int i = 0; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *s = dwfl_module_getsym_info(e->priv->mod, i, &sym, &addr, NULL, NULL,
-							NULL);
-
-		if (s && !strcmp(s, name)) {
-			*value = addr;
-			return true;
-		}
-	}
-	return false;
-}
-
 void elf_syms_release(struct elf_syms *e)
 {
-	struct sym_load *l = e->priv;
-
+	load_close(e->dwarf);
 	symtab_release(&e->tab);
-	if (l) {
-		if (l->dwfl)
-			dwfl_end(l->dwfl);
-		if (l->memfd >= 0)
-			close(l->memfd);
-		free(l->segs);
-		free(l);
-	}
-	e->priv = NULL;
+	sym_strpool_release(&e->names);
+	free(e->segs);
+	memset(e, 0, sizeof(*e));
 }
 
 void *elf_live_vdso(size_t *len)

@@ -10,61 +10,13 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "symbolize/symbolize-local.h"
 
 /* x86_64's PTI trampoline symbol, dropped by perf after the end fix-up (is_entry_trampoline). */
 #define ENTRY_TRAMPOLINE "__entry_SYSCALL_64_trampoline"
-
-static int read_all(const char *path, char **out, size_t *len)
-{
-	size_t size = 1 << 20, used = 0;
-	char *buf = malloc(size);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0 || !buf) {
-		err = fd < 0 ? -errno : -ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (size - used < 2) {
-			char *bigger = realloc(buf, size * 2);
-
-			if (!bigger) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			buf = bigger;
-			size *= 2;
-		}
-		n = read(fd, buf + used, size - used - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*out = buf;
-	*len = used;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return err;
-}
 
 /* symbol_type__filter() */
 static bool type_kept(char type)
@@ -81,32 +33,16 @@ static uint8_t type_binding(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)tolower((unsigned char)c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /*
  * One line at @p (ending before @eol, which is '\0' now). Returns false for a line perf would
  * skip as malformed.
  */
 static bool parse_line(char *p, uint64_t *addr, char *type, char **name, char **module)
 {
-	uint64_t v = 0;
-	int d, digits = 0;
 	char *tab;
 
-	while ((d = hexval(*p)) >= 0) {
-		v = v << 4 | (uint64_t)d;
-		p++;
-		digits++;
-	}
-	if (!digits || *p != ' ' || !p[1] || p[2] != ' ')
+	if (!parse_hex((const char **)&p, addr) || *p != ' ' || !p[1] || p[2] != ' ')
 		return false;
-	*addr = v;
 	*type = p[1];
 	*name = p + 3;
 	tab = strchr(*name, '\t');
@@ -128,7 +64,7 @@ static void drop_entry_trampoline(struct symtab *t)
 	t->nr = out;
 }
 
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *pool)
+int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool)
 {
 	char *p = buf, *end = buf + len;
 	const char *last_mod_text = NULL, *last_mod = NULL;
@@ -149,18 +85,20 @@ int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *po
 		if (!parse_line(p, &addr, &type, &name, &module))
 			goto next;
 		any_address |= addr != 0;
-		if (!module && !strcmp(name, "_text"))
-			k->text_start = addr;
-		else if (!module && !strcmp(name, "_stext") && !k->text_start)
-			k->text_start = addr;
-		else if (!module && !strcmp(name, "_etext"))
-			k->text_end = addr;
-		if (!type_kept(type) || name[0] == '$' || sym_is_padding(name))
+		if (name[0] == '_' && !module) {
+			if (!strcmp(name, "_text"))
+				k->text_start = addr;
+			else if (!strcmp(name, "_stext") && !k->text_start)
+				k->text_start = addr;
+			else if (!strcmp(name, "_etext"))
+				k->text_end = addr;
+		}
+		if (!type_kept(type) || name[0] == '$' || (name[0] == '_' && sym_is_padding(name)))
 			goto next;
 		if (module) {
 			/* consecutive symbols share a module: intern once per run */
 			if (!last_mod_text || strcmp(last_mod_text, module)) {
-				last_mod = strpool_intern(pool, module);
+				last_mod = sym_strpool_intern(pool, module);
 				if (!last_mod) {
 					err = -ENOMEM;
 					goto fail;
@@ -187,11 +125,11 @@ fail:
 	return err;
 }
 
-int kallsyms_load(struct kallsyms *k, const char *path, struct strpool *pool)
+int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int err = read_all(path, &buf, &len);
+	int err = read_whole_file(path, &buf, &len);
 
 	if (err) {
 		memset(k, 0, sizeof(*k));

@@ -2,9 +2,10 @@
 /*
  * kernel.c - naming kernel addresses. Names come from a vmlinux through libdwfl when one is given
  * or found where perf looks, else from the kallsyms text; module symbols always come from
- * kallsyms. The kernel map is what perf 6.1 uses: the recording's "[kernel.kallsyms]_text" MMAP
- * ([_text, _etext) on x86_64), else _text/_etext from kallsyms. Addresses outside it and outside
- * every module are unknown, as in perf.
+ * kallsyms. The kernel map is what perf 6.1 ends up with: the recording's "[kernel.kallsyms]_text"
+ * MMAP ([_text, _etext) on x86_64, else _text/_etext from kallsyms), widened to the kernel
+ * symbols once they are loaded (map__fixup_start/end), so init text past _etext is named too.
+ * Addresses outside it and outside every module are unknown, as in perf.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,14 +27,14 @@ static const char *const vmlinux_paths[] = {
 
 static const char *const kmod_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
 
-const char *kmod_dso_name(const char *path, struct strpool *pool)
+const char *kmod_dso_name(const char *path, struct sym_strpool *pool)
 {
 	const char *base = strrchr(path, '/');
 	char name[256];
 	size_t len;
 
 	if (path[0] == '[')
-		return strpool_intern(pool, path);
+		return sym_strpool_intern(pool, path);
 	base = base ? base + 1 : path;
 	len = strlen(base);
 	for (size_t i = 0; i < sizeof(kmod_suffixes) / sizeof(*kmod_suffixes); i++) {
@@ -51,7 +52,7 @@ const char *kmod_dso_name(const char *path, struct strpool *pool)
 		name[i + 1] = base[i] == '-' ? '_' : base[i];
 	name[len + 1] = ']';
 	name[len + 2] = '\0';
-	return strpool_intern(pool, name);
+	return sym_strpool_intern(pool, name);
 }
 
 /* The padding symbols are skipped whatever the source (see kallsyms.c). */
@@ -72,8 +73,7 @@ static int load_vmlinux(struct kernel_syms *k, const char *path)
 	if (err)
 		return err;
 	drop_padding(&k->vmlinux.tab);
-	if (!elf_syms_value(&k->vmlinux, "_text", &k->vmlinux_text))
-		elf_syms_value(&k->vmlinux, "_stext", &k->vmlinux_text);
+	k->vmlinux_text = k->vmlinux.text;
 	k->have_vmlinux = true;
 	if (asprintf(&k->source, "vmlinux %s", path) < 0) {
 		k->source = NULL;
@@ -118,8 +118,6 @@ static uint64_t first_module_start(const struct kallsyms *ks)
 
 static void place_default_map(struct kernel_syms *k)
 {
-	uint64_t etext;
-
 	if (k->have_kallsyms && k->ksyms.text_start) {
 		k->map_start = k->ksyms.text_start;
 		k->map_end = k->ksyms.text_end ? k->ksyms.text_end : first_module_start(&k->ksyms);
@@ -127,14 +125,14 @@ static void place_default_map(struct kernel_syms *k)
 			k->vmlinux_delta = k->ksyms.text_start - k->vmlinux_text;
 	} else if (k->have_vmlinux) {
 		k->map_start = k->vmlinux_text;
-		k->map_end = elf_syms_value(&k->vmlinux, "_etext", &etext) ? etext : UINT64_MAX;
+		k->map_end = k->vmlinux.etext ? k->vmlinux.etext : UINT64_MAX;
 	} else {
 		k->map_start = 0;
 		k->map_end = UINT64_MAX;
 	}
 }
 
-int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct strpool *pool)
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool)
 {
 	const char *kallsyms = o && o->kallsyms ? o->kallsyms : "/proc/kallsyms";
 	int err;
@@ -167,7 +165,7 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct str
 }
 
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
-		   const char *filename, struct strpool *pool)
+		   const char *filename, struct sym_strpool *pool)
 {
 	const char *suffix;
 	struct sym_map m;
@@ -193,7 +191,7 @@ int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t
 }
 
 static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t addr,
-		      const char *dso, struct strpool *pool)
+		      const char *dso, struct sym_strpool *pool)
 {
 	e->rc = 0;
 	e->dso = dso;
@@ -202,9 +200,9 @@ static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t add
 }
 
 static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-				  struct strpool *pool)
+				  struct sym_strpool *pool)
 {
-	const char *dso = strpool_intern(pool, KERNEL_DSO);
+	const char *dso = sym_strpool_intern(pool, KERNEL_DSO);
 	uint64_t link = addr - k->vmlinux_delta, start;
 	struct sym_entry *sym;
 	const char *name;
@@ -222,18 +220,39 @@ static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct c
 	set_entry(e, NULL, addr, dso, pool);
 	name = elf_syms_dwarf_name(&k->vmlinux, link, &start);
 	if (name && !sym_is_padding(name)) {
-		e->sym = strpool_intern(pool, name);
+		e->sym = sym_strpool_intern(pool, name);
 		e->sym_off = e->sym ? link - start : 0;
 	}
 }
 
-void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-		    struct strpool *pool)
+/* The first and last kernel (not module) symbols of @t, shifted by @delta. */
+static void kernel_symbol_range(const struct symtab *t, uint64_t delta, uint64_t *lo,
+				uint64_t *hi)
 {
+	size_t i;
+
+	for (i = 0; i < t->nr && t->v[i].dso; i++)
+		;
+	if (i < t->nr && t->v[i].start + delta < *lo)
+		*lo = t->v[i].start + delta;
+	for (i = t->nr; i > 0 && t->v[i - 1].dso; i--)
+		;
+	if (i > 0 && t->v[i - 1].end + delta > *hi)
+		*hi = t->v[i - 1].end + delta;
+}
+
+void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
+		    struct sym_strpool *pool)
+{
+	uint64_t lo = k->map_start, hi = k->map_end;
 	const struct sym_map *mod;
 	struct sym_entry *sym;
 
-	if (addr >= k->map_start && addr < k->map_end) {
+	if (k->have_vmlinux)
+		kernel_symbol_range(&k->vmlinux.tab, k->vmlinux_delta, &lo, &hi);
+	else if (k->have_kallsyms)
+		kernel_symbol_range(&k->ksyms.tab, 0, &lo, &hi);
+	if (addr >= lo && addr < hi) {
 		resolve_in_kernel_map(k, addr, e, pool);
 		return;
 	}
@@ -251,7 +270,7 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 	e->rc = -ENOENT;
 	e->sym = NULL;
 	e->sym_off = 0;
-	e->dso = strpool_intern(pool, UNKNOWN_DSO);
+	e->dso = sym_strpool_intern(pool, UNKNOWN_DSO);
 }
 
 void kernel_syms_release(struct kernel_syms *k)

@@ -4,6 +4,7 @@
  * and the cache in front of every lookup.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,24 +16,30 @@ enum file_state { FILE_UNLOADED, FILE_LOADED, FILE_NO_SYMBOLS };
 struct sym_file {
 	const char	*path;		/* interned; also the dso name handed out */
 	enum file_state	state;
-	struct elf_syms	elf;
+	bool		perf_map;	/* a JIT map: addresses are looked up as they are */
+	struct elf_syms	elf;		/* ELF files and the vdso */
+	char		*perf_map_text;	/* perf_map: the file's text, names point into it */
 };
 
 struct sym_session {
-	struct strpool		pool;
+	struct sym_strpool		pool;
 	struct kernel_syms	kernel;
 	struct proc_table	procs;
 	struct ptr_table	files;		/* of struct sym_file, by path pointer */
 	struct sym_cache	cache;
 	struct sym_stats	stats;
 	const char		*unknown;
-	char			kernel_key;	/* cache object for kernel addresses */
+	/*
+	 * Kernel results depend on the kernel and module maps: a map change starts a new
+	 * generation, and the cache key of kernel addresses is odd (never a file pointer).
+	 */
+	uintptr_t		kernel_gen;
 };
 
-const char *sym_entry_name(struct sym_entry *e, struct strpool *pool)
+const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
 {
 	if (!e->interned)
-		e->interned = strpool_intern(pool, e->name);
+		e->interned = sym_strpool_intern(pool, e->name);
 	return e->interned;
 }
 
@@ -44,7 +51,7 @@ struct sym_session *sym_session_new(const struct sym_opts *opts)
 	if (!s)
 		return NULL;
 	err = kernel_syms_init(&s->kernel, opts, &s->pool);
-	s->unknown = strpool_intern(&s->pool, UNKNOWN_DSO);
+	s->unknown = sym_strpool_intern(&s->pool, UNKNOWN_DSO);
 	if (!err && !s->unknown)
 		err = -ENOMEM;
 	if (err) {
@@ -64,6 +71,7 @@ void sym_session_free(struct sym_session *s)
 
 		if (f) {
 			elf_syms_release(&f->elf);
+			free(f->perf_map_text);
 			free(f);
 		}
 	}
@@ -71,7 +79,7 @@ void sym_session_free(struct sym_session *s)
 	cache_release(&s->cache);
 	procs_release(&s->procs);
 	kernel_syms_release(&s->kernel);
-	strpool_release(&s->pool);
+	sym_strpool_release(&s->pool);
 	free(s);
 }
 
@@ -110,22 +118,45 @@ static struct sym_file *file_get(struct ptr_table *t, const char *path)
 	return f;
 }
 
+/*
+ * perf's is_anon_memory() and is_no_dso_memory(): executable mappings of these are JIT code,
+ * named after and looked up in /tmp/perf-PID.map.
+ */
+static bool is_jit_mapping(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "[stack", 6) ||
+	       !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
 int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
 			uint64_t pgoff, const char *filename)
 {
 	struct sym_proc *p;
 	struct sym_map m = { .start = start, .end = start + len, .pgoff = pgoff };
+	char jit_map[64];
 	const char *path;
 
-	if (!filename || !len || start + len < start)
+	if (!filename)
 		return -EINVAL;
-	if (pid == -1)
+	if (pid == -1) {
+		s->kernel_gen++;
 		return kernel_add_map(&s->kernel, start, len, pgoff, filename, &s->pool);
-	path = strpool_intern(&s->pool, filename);
+	}
+	if (!len || start + len < start)
+		return -EINVAL;
+	if (is_jit_mapping(filename)) {
+		snprintf(jit_map, sizeof(jit_map), "/tmp/perf-%d.map", (int)pid);
+		filename = jit_map;
+		m.pgoff = 0;
+	}
+	path = sym_strpool_intern(&s->pool, filename);
 	m.file = path ? file_get(&s->files, path) : NULL;
 	p = procs_get(&s->procs, pid);
 	if (!m.file || !p)
 		return -ENOMEM;
+	if (filename == jit_map)
+		m.file->perf_map = true;
 	m.dso = path;
 	return proc_map_insert(p, &m);
 }
@@ -147,11 +178,10 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	return proc_copy_maps(cp, pp);
 }
 
-/* Mappings that are not files: never opened, their addresses have no symbol. */
+/* Mappings that are not ELF files: never opened, their addresses have no symbol. */
 static bool is_special_mapping(const char *path)
 {
-	return path[0] != '/' || !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/", 5) ||
-	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5);
+	return path[0] != '/' || !strncmp(path, "/dev/", 5) || !strncmp(path, "/memfd:", 7);
 }
 
 static void file_load(struct sym_session *s, struct sym_file *f)
@@ -160,7 +190,9 @@ static void file_load(struct sym_session *s, struct sym_file *f)
 	size_t image_len = 0;
 	int err = -ENOENT;
 
-	if (!strcmp(f->path, "[vdso]")) {
+	if (f->perf_map) {
+		err = perfmap_load(&f->elf.tab, &f->perf_map_text, f->path);
+	} else if (!strcmp(f->path, "[vdso]")) {
 		/* the recording's vdso is this kernel's if we report on the recording machine */
 		image = elf_live_vdso(&image_len);
 		if (image)
@@ -191,7 +223,11 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	e->sym_off = 0;
 	if (f->state == FILE_UNLOADED)
 		file_load(s, f);
-	if (f->state != FILE_LOADED || !elf_syms_offset_to_vaddr(&f->elf, off, &vaddr))
+	if (f->state != FILE_LOADED)
+		return;
+	if (f->perf_map)
+		vaddr = off;
+	else if (!elf_syms_offset_to_vaddr(&f->elf, off, &vaddr))
 		return;
 	if (f->elf.tab.nr) {
 		sym = symtab_find(&f->elf.tab, vaddr);
@@ -203,7 +239,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	}
 	name = elf_syms_dwarf_name(&f->elf, vaddr, &start);
 	if (name) {
-		e->sym = strpool_intern(&s->pool, name);
+		e->sym = sym_strpool_intern(&s->pool, name);
 		e->sym_off = vaddr - start;
 	}
 }
@@ -214,6 +250,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	const struct sym_map *m = NULL;
 	struct cache_entry *e;
 	struct sym_proc *p;
+	uint64_t off;
 	bool fresh;
 
 	s->stats.resolves++;
@@ -221,7 +258,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->dso = s->unknown;
 	out->sym_start = 0;
 	if (kernel) {
-		e = cache_get(&s->cache, &s->kernel_key, addr, &fresh);
+		e = cache_get(&s->cache, (const void *)(s->kernel_gen * 2 + 1), addr, &fresh);
 		if (e && fresh)
 			kernel_resolve(&s->kernel, addr, e, &s->pool);
 	} else {
@@ -229,9 +266,11 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 		m = p ? proc_map_find(p, addr) : NULL;
 		if (!m)
 			return -ENOENT;
-		e = cache_get(&s->cache, m->file, addr - m->start + m->pgoff, &fresh);
+		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
+		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
+		e = cache_get(&s->cache, m->file, off, &fresh);
 		if (e && fresh)
-			file_resolve(s, m->file, addr - m->start + m->pgoff, e);
+			file_resolve(s, m->file, off, e);
 	}
 	if (!e)
 		return -ENOMEM;

@@ -6,6 +6,7 @@
  *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
  *   kallsyms.c  a kallsyms text into a symtab (one buffer, no allocation per line)
  *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
+ *   perfmap.c   a JIT's /tmp/perf-PID.map into a symtab
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
@@ -24,6 +25,12 @@
 #define KERNEL_DSO	"[kernel.kallsyms]"
 #define UNKNOWN_DSO	"[unknown]"
 
+/* ---- util.c ---------------------------------------------------------------------------------- */
+/* The whole file (/proc files included) in a malloc'd NUL-terminated buffer. 0 or -errno. */
+int read_whole_file(const char *path, char **out, size_t *len);
+/* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
+size_t parse_hex(const char **p, uint64_t *v);
+
 /* ---- ptrtable.c ------------------------------------------------------------------------------ */
 struct ptr_table {
 	void		**slots;	/* power-of-two size, NULL = empty */
@@ -37,14 +44,14 @@ size_t ptr_table_slot(const struct ptr_table *t, size_t hash,
 void ptr_table_release(struct ptr_table *t);	/* the table, not the elements */
 
 /* ---- strpool.c ------------------------------------------------------------------------------- */
-struct strpool_chunk;
-struct strpool {
+struct sym_strpool_chunk;
+struct sym_strpool {
 	struct ptr_table	index;		/* of the interned strings */
-	struct strpool_chunk	*chunks;	/* the bytes, freed together */
+	struct sym_strpool_chunk	*chunks;	/* the bytes, freed together */
 };
 /* The pool's copy of @s (equal strings give equal pointers), or NULL with errno ENOMEM. */
-const char *strpool_intern(struct strpool *p, const char *s);
-void strpool_release(struct strpool *p);
+const char *sym_strpool_intern(struct sym_strpool *p, const char *s);
+void sym_strpool_release(struct sym_strpool *p);
 
 /* ---- symtab.c -------------------------------------------------------------------------------- */
 struct sym_entry {
@@ -67,6 +74,8 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
  * kernel/module boundary rule) and keep one symbol per start (symbols__fixup_duplicate).
  */
 void symtab_finish(struct symtab *t, bool kallsyms);
+/* Only sort (perf keeps a JIT map's symbols as written). */
+void symtab_sort(struct symtab *t);
 /* The symbol containing @addr, or NULL. */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 /* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
@@ -83,17 +92,28 @@ struct kallsyms {
 	uint64_t	text_end;	/* _etext, 0 when absent */
 };
 /* Parse the kallsyms text at @path. 0 or -errno (-ENODATA: no usable address in it). */
-int kallsyms_load(struct kallsyms *k, const char *path, struct strpool *pool);
+int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool);
 /* The same from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *pool);
+int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool);
 void kallsyms_release(struct kallsyms *k);
 
 /* ---- elf-file.c ------------------------------------------------------------------------------ */
 struct sym_load;
-/* One ELF file's symbols, loaded on first use and shared by every process mapping it. */
+struct load_seg {
+	uint64_t	offset, filesz, memsz, vaddr;
+};
+/*
+ * One ELF file's symbols, loaded on first use and shared by every process mapping it. Once the
+ * table is built the names are copied and the file closed (a system-wide profile maps thousands
+ * of files); only a file without symbols stays open, for DWARF names.
+ */
 struct elf_syms {
 	struct symtab	tab;		/* in the file's own address space (link addresses) */
-	struct sym_load	*priv;		/* libdwfl state; NULL when the file could not be read */
+	struct sym_strpool	names;		/* the table's names */
+	struct load_seg	*segs;		/* PT_LOAD headers, for file offset -> address */
+	size_t		nr_segs;
+	uint64_t	text, etext;	/* _text (else _stext) and _etext, 0 when absent */
+	struct sym_load	*dwarf;		/* libdwfl state kept for DWARF names, or NULL */
 };
 /* Load @path (NULL with @image: an in-memory ELF such as the vdso). 0 or -errno. */
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
@@ -101,11 +121,13 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
 const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64_t *start);
-/* Value of symbol @name, for placing a vmlinux (_text, _etext). false when absent. */
-bool elf_syms_value(const struct elf_syms *e, const char *name, uint64_t *value);
 void elf_syms_release(struct elf_syms *e);
 /* Copy of the running process's vdso image (malloc'd), or NULL. */
 void *elf_live_vdso(size_t *len);
+
+/* ---- perfmap.c ------------------------------------------------------------------------------- */
+/* "START SIZE NAME" hex lines, as perf's dso__load_perf_map reads them. *buf owns the names. */
+int perfmap_load(struct symtab *t, char **buf, const char *path);
 
 /* ---- cache.c --------------------------------------------------------------------------------- */
 struct cache_entry {
@@ -162,19 +184,19 @@ struct kernel_syms {
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
 };
 /* Load kallsyms and the vmlinux (given or searched). 0 or -errno (an explicit file is bad). */
-int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct strpool *pool);
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool);
 /* A pid -1 mapping: the kernel's "[kernel.kallsyms]_text" or a module. 0 or -errno. */
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
-		   const char *filename, struct strpool *pool);
+		   const char *filename, struct sym_strpool *pool);
 /* Fill @e (sym, dso, sym_off, rc) for kernel address @addr. */
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-		    struct strpool *pool);
+		    struct sym_strpool *pool);
 void kernel_syms_release(struct kernel_syms *k);
 /* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
-const char *kmod_dso_name(const char *path, struct strpool *pool);
+const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
 
 /* ---- session.c ------------------------------------------------------------------------------- */
 /* The name to hand out for @e: interned on first use so equal names give equal pointers. */
-const char *sym_entry_name(struct sym_entry *e, struct strpool *pool);
+const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
 
 #endif

@@ -17,6 +17,8 @@
  * caller may intern by pointer.
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
+ * A session is not thread-safe: use one per thread, or lock around it.
+ * See docs/symbolize.md for where names come from and how they match perf 6.1.
  */
 #ifndef KPROF_SYMBOLIZE_H
 #define KPROF_SYMBOLIZE_H
@@ -45,7 +47,10 @@ struct sym_result {
 	uint64_t	sym_start;	/* start address of the symbol (0 when unresolved) */
 };
 
-/* A session for one recording. NULL with errno on failure. */
+/*
+ * A session for one recording. NULL with errno on failure: ENOENT/EACCES/ENOEXEC for an
+ * explicit vmlinux or kallsyms file that cannot be used, ENOMEM.
+ */
 struct sym_session *sym_session_new(const struct sym_opts *opts);
 /* NULL-safe. Invalidates every string handed out. */
 void sym_session_free(struct sym_session *s);
@@ -54,7 +59,12 @@ void sym_session_free(struct sym_session *s);
  * Tell the session that @pid maps @filename at [start, start + len) with file offset @pgoff
  * (an MMAP/MMAP2 record, or a /proc/PID/maps line). Later mappings over the same range replace
  * earlier ones. Kernel mappings (pid -1, names like "[kernel.kallsyms]_text" or module paths)
- * are accepted and used to place the kernel and modules.
+ * are accepted and used to place the kernel and modules: for "[kernel.kallsyms]_text", @pgoff
+ * is where _text was at record time (perf's convention), used for a vmlinux's KASLR slide.
+ * Give executable mappings only (MMAP2 with PROT_EXEC, MMAP without PERF_RECORD_MISC_MMAP_DATA):
+ * anonymous ones ("//anon", "[stack]", "[heap]", ...) are taken as JIT code and named
+ * "/tmp/perf-PID.map" as perf names them. Returns 0, -EINVAL (empty or wrapping range) or
+ * -ENOMEM.
  */
 int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
 			uint64_t pgoff, const char *filename);

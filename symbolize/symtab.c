@@ -93,8 +93,8 @@ static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
 
 /*
  * symbols__fixup_end: a symbol without size ends where the next begins, except that in kallsyms
- * the last symbol before a change between kernel and module (or, as perf does since 6.2, between
- * two modules) ends at the next page, so the gap is not swallowed.
+ * the last symbol before a change between kernel and module (or, as later perf versions do,
+ * between two modules) ends at the next page, so the gap is not swallowed.
  */
 static void fixup_end(struct symtab *t, bool kallsyms)
 {
@@ -128,7 +128,7 @@ static void drop_duplicates(struct symtab *t)
 	t->nr = out + 1;
 }
 
-void symtab_finish(struct symtab *t, bool kallsyms)
+void symtab_sort(struct symtab *t)
 {
 	bool sorted = true;
 
@@ -136,6 +136,11 @@ void symtab_finish(struct symtab *t, bool kallsyms)
 		sorted = t->v[i - 1].start <= t->v[i].start;
 	if (!sorted)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
+}
+
+void symtab_finish(struct symtab *t, bool kallsyms)
+{
+	symtab_sort(t);
 	fixup_end(t, kallsyms);
 	drop_duplicates(t);
 }

@@ -50,6 +50,11 @@ __attribute__((noipa, used)) unsigned long do_access(unsigned long *p, unsigned 
 {
 	volatile unsigned long *vp = p;
 
+	/*
+	 * A leaf gets no frame pointer from gcc (-momit-leaf-frame-pointer); asking for the frame
+	 * address forces one, so frame-pointer unwinding keeps do_rw_once above do_access.
+	 */
+	__asm__ volatile("" : : "r"(__builtin_frame_address(0)));
 	if (read)
 		return vp[idx];
 	vp[idx] = idx;

@@ -125,11 +125,52 @@ static void test_growth(void)
 	callgraph_free(cg);
 }
 
+static int count_leaf(const struct cg_stack *st, void *arg)
+{
+	char *names = arg;
+
+	strcat(names, st->frames[0].sym);
+	strcat(names, ",");
+	return 0;
+}
+
+static void test_string_modes(void)
+{
+	struct callgraph *plain = callgraph_new(), *stable = callgraph_new();
+	char buf[16], names[64] = "";
+	const char *fixed[2] = { "alpha", "beta" };
+	struct cg_frame f = { .sym = buf, .dso = "app" };
+	struct cg_task t = { .comm = "x", .pid = -1, .tid = -1 };
+	int i;
+
+	/* Default mode: one buffer reused for different names is fine. */
+	strcpy(buf, "one");
+	callgraph_add(plain, &t, &f, 1, 1, 1);
+	strcpy(buf, "two");
+	callgraph_add(plain, &t, &f, 1, 1, 1);
+	is_int(callgraph_nr_stacks(plain), 2, "default mode: a reused buffer gives two frames");
+	callgraph_for_each(plain, count_leaf, names);
+	ok(!strcmp(names, "one,two,") || !strcmp(names, "two,one,"), "with their own names");
+
+	/* Stable mode: same results for stable pointers. */
+	callgraph_stable_strings(stable, true);
+	for (i = 0; i < 10; i++) {
+		f.sym = fixed[i % 2];
+		t.pid = i % 3 ? 1 : 2;
+		callgraph_add(stable, &t, &f, 1, 10, 1);
+	}
+	is_int(callgraph_nr_stacks(stable), 4, "stable mode: 2 names x 2 tasks");
+	is_u64(callgraph_total_period(stable), 100, "stable mode: totals");
+	callgraph_free(plain);
+	callgraph_free(stable);
+}
+
 int main(void)
 {
 	test_merge_and_intern();
 	test_errors();
 	test_no_alloc_on_repeat();
 	test_growth();
+	test_string_modes();
 	return done_testing();
 }

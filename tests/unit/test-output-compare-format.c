@@ -61,6 +61,7 @@ int main(void)
 	is_str(sd(100, 245), " \xc2\xb1" "245%", "three digits");
 	is_str(sd(100, -1), "      ", "one run (stddev -1) is blank");
 	is_str(sd(-100, 50), "      ", "negative mean is blank");
+	is_str(sd(-10, -1), " \xc2\xb1 10%", "LKP quirk: one run (-1) of a negative mean shows");
 	is_str(sd(0, 5), " \xc2\xb1  5%", "mean 0: the absolute stddev is compared");
 
 	/* change: relative "%+10.1f%% ", absolute "%+10.1f  " */

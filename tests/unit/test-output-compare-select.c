@@ -127,8 +127,17 @@ static void test_ratio_thresholds(void)
 	   "sched_debug: 5%% threshold");
 	ok(!changed("turbostat.IPC", side(base, 4), side(up3, 4)),
 	   "turbostat.IPC is not a perf-metric prefix: 5%%");
-	ok(changed("vm-scalability.time.elapsed_time", side(base, 4), side(up3, 4)),
-	   "*.time.* keys are perf metrics");
+	ok(changed("mymonitor.time.x", side(base, 4), side(up3, 4)),
+	   "*.time.* keys of any prefix are perf metrics (pattern)");
+	/* spec/unit/lib/stats_spec.rb (lkp-tests), #skip_small_change? at ratio 1.04 */
+	ok(!changed("unknown.stat", side(base, 4), side(N(104, 104, 104, 104), 4)),
+	   "unknown.stat +4%%: not a perf metric, not listed");
+	ok(changed("vmstat.cpu.us", side(base, 4), side(N(104, 104, 104, 104), 4)),
+	   "vmstat.cpu.us +4%%: a perf metric, listed");
+	ok(!changed("iostat.test", side(N(0.5, 0.5, 0.5), 3), side(N(1, 1, 1), 3)),
+	   "iostat with max 1: unreasonable");
+	ok(!changed("cpu.usage", side(N(10, 10, 10), 3), side(N(10, 10, 10), 3)),
+	   "identical stats are not listed");
 	ok(changed("perf-sched.wait_time.avg.ms.x", side(base, 4), side(up6, 4)),
 	   "perf-sched: 6%% (wait_time is not .time.)");
 	ok(!changed("perf-sched.wait_time.avg.ms.x", side(base, 4), side(up3, 4)),
@@ -156,6 +165,11 @@ static void test_reasonable(void)
 		    side(N(9000, 9000, 9000), 3)), "interrupts: max <= 10000 is not listed");
 	ok(changed("interrupts.CPU0.LOC", side(N(50000, 50000, 50000), 3),
 		   side(N(90000, 90000, 90000), 3)), "interrupts: max > 10000 is listed");
+	ok(!lkp_reasonable_change("aim9.time.elapsed_time", 0.06, 1.1),
+	   ".*.time.elapsed_time.*: 10 -- max 1.1 is unreasonable");
+	ok(!lkp_reasonable_change("aim9.time.elapsed_time.max", 4, 30),
+	   "... also with a suffix: delta 4 < 5");
+	ok(lkp_reasonable_change("aim9.time.elapsed_time.max", 6, 30), "... delta 6, max 30 ok");
 	ok(lkp_reasonable_change("vmstat.system.cs", 60, 200), "vmstat.system.cs 60/200 ok");
 	ok(!lkp_reasonable_change("vmstat.system.cs", 40, 200), "vmstat.system.cs delta 40 < 50");
 }
@@ -195,11 +209,24 @@ static void test_key_classes(void)
 	ok(lkp_is_absolute_change("mpstat.cpu.all.usr%"), "key ending in %%: absolute");
 	ok(lkp_is_absolute_change("perf-stat.i.cache-miss-rate%"), "miss-rate%%: absolute");
 	ok(!lkp_is_absolute_change("aim9.brk_test.ops_per_sec"), "aim9: relative");
-	ok(lkp_is_monitor("proc-vmstat.pgfault") && lkp_is_monitor("perf-profile.x"),
-	   "monitors are known");
-	ok(!lkp_is_monitor("vm-scalability.throughput"), "the test is not a monitor");
-	ok(lkp_is_perf_metric("lock_stat.x.y.contentions"), "lock_stat contentions pattern");
-	ok(!lkp_is_perf_metric("lock_stat.contentions"), "... needs something in between");
+	const char *const fam[] = { "my-bench" };
+	struct lkp_select_opts o = { .tests = fam, .nr_tests = 1 };
+
+	ok(!lkp_is_test("proc-vmstat.pgfault", NULL) && !lkp_is_test("perf-profile.x", NULL),
+	   "monitors are not tests");
+	ok(lkp_is_test("vm-scalability.throughput", NULL), "vm-scalability is a test");
+	ok(!lkp_is_test("my-bench.ops", NULL) && lkp_is_test("my-bench.ops", &o),
+	   "a family from meta.json is a test");
+	/* spec/unit/lib/perf_metrics_spec.rb (lkp-tests) */
+	ok(lkp_is_perf_metric("boot-meminfo.DirectMap1G", NULL), "listed prefix");
+	ok(lkp_is_perf_metric("boot-meminfo.DirectMap1GExtra", NULL), "starts with a prefix");
+	ok(!lkp_is_perf_metric("boot-meminfoXDirectMap1G", NULL), "'.' is not a wildcard");
+	ok(lkp_is_perf_metric("hackbench.something", NULL), "test-name prefix");
+	ok(!lkp_is_perf_metric("boot.something", NULL), "a functional test is not");
+	ok(lkp_is_perf_metric("time.foo", NULL), "perf-metrics-patterns: time.foo");
+	ok(!lkp_is_perf_metric("unrelated.stat", NULL), "an unrelated name is not");
+	ok(lkp_is_perf_metric("lock_stat.x.y.contentions", NULL), "lock_stat contentions pattern");
+	ok(!lkp_is_perf_metric("lock_stat.contentions", NULL), "... needs something in between");
 }
 
 int main(void)

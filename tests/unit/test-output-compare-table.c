@@ -76,7 +76,7 @@ static void test_aim9(void)
 	add(&n, "aim9.brk_test.ops_per_sec",
 	    V(1268030.0, 1277110.76, 1226452.45, 1275850.0, 1249628.35, 1242148.6), NULL);
 	t = table(&b, &n, &o, compare_write_table);
-	is_str(t, "   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec\n",
+	is_str(t, "   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec\n\n",
 	       "report 004's aim9 row, byte for byte, from the 6+6 raw values");
 	free(t);
 	matrix_release(&b);
@@ -130,7 +130,7 @@ static void test_rows_and_order(void)
 	       "      0.00            +0.8        0.76        "
 	       "perf-profile.children.cycles-pp.appears\n"
 	       "      0.36           +38.0       38.32        "
-	       "perf-profile.self.cycles-pp.folio_zero_user\n";
+	       "perf-profile.self.cycles-pp.folio_zero_user\n\n";
 	is_str(t, want, "rows, formats and LKP's order (test, then monitors by listed rows)");
 	ok(!strstr(t, "aim9.same"), "an unchanged row is not listed");
 	ok(!strstr(t, "cycles-pp.small"), "a perf-profile row vanishing from 3%% is not listed");

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * script-read.c - `perf script` text into distinct stacks, the way stackcollapse-perf.pl
+ * (FlameGraph 41fee1f) folds it.
+ *
+ * The Perl main loop, per line: '#' lines are skipped; a blank line ends the sample (the root
+ * is prepended and the stack remembered with the period); a line matching the header regex
+ * ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ starts one (event filter, period, root name); a line matching the
+ * frame regex adds frames while a sample is open; anything else is "Unrecognized". This file
+ * keeps that order and those regexes (as byte scans). The deliberate differences, all off with
+ * SCRIPT_PERL_COMPAT, are: CRLF line ends, one-character comm names, samples printed on the
+ * header line, and the last sample flushed at end of input.
+ *
+ * The hot path is a frame line of a sample already seen: memchr to the line end, skip blanks,
+ * hash, find the line in the cache, append its ids. Nothing is allocated per line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler/script-read-int.h"
+
+/* More distinct frame lines than this and the line cache starts over (bounds its memory). */
+#define LINE_CACHE_MAX	(1u << 22)
+#define LINE_SEED	0x6c696e65ull
+
+struct line_entry {
+	const char	*key;		/* the line from its pc on, in the input buffer */
+	uint32_t	len;
+	uint32_t	ids_off;	/* into parser.line_ids: the line's names, leaf first */
+	uint32_t	nr;
+	bool		java;		/* parsed for a java process (leading 'L' removal) */
+	bool		bad;		/* not a frame line */
+};
+
+struct parser {
+	unsigned int		flags;
+	bool			compat;
+	struct script_stats	*st;
+	struct name_table	names;
+	struct stack_table	stacks;
+
+	uint64_t		*lslots;	/* line cache */
+	size_t			lmask;
+	struct line_entry	*lines;
+	size_t			nr_lines, cap_lines;
+	struct ids		line_ids;
+
+	const char		*filter;	/* event kept; NULL until the first event */
+	size_t			filter_len;
+	bool			filter_defaulted;
+
+	/* the open sample: $pname defined in the Perl script */
+	bool			open;
+	bool			java;
+	uint64_t		period;
+	struct ids		cur;		/* root id, then frame ids leaf first */
+	struct ids		root_tail;	/* root text after a ';', as frames, leaf first */
+
+	struct sbuf		scratch, pname;
+};
+
+/* ---- the line cache --------------------------------------------------------------------------- */
+
+static int emit_name(const char *name, size_t len, void *arg)
+{
+	struct parser *p = arg;
+	uint32_t id = name_intern(&p->names, name, len);
+
+	if (id == SCRIPT_NO_ID || ids_reserve(&p->line_ids, 1))
+		return -ENOMEM;
+	p->line_ids.v[p->line_ids.nr++] = id;
+	return 0;
+}
+
+static void line_cache_clear(struct parser *p)
+{
+	if (p->lslots)
+		memset(p->lslots, 0, (p->lmask + 1) * sizeof(*p->lslots));
+	p->nr_lines = 0;
+	p->line_ids.nr = 0;
+}
+
+static int line_cache_grow(struct parser *p)
+{
+	size_t nmask = p->lmask ? p->lmask * 2 + 1 : 4095, i, j;
+	uint64_t *ns;
+
+	ns = calloc(nmask + 1, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (i = 0; p->lslots && i <= p->lmask; i++) {
+		const struct line_entry *e;
+		uint64_t h;
+
+		if (!p->lslots[i])
+			continue;
+		e = &p->lines[(uint32_t)p->lslots[i] - 1];
+		h = script_hash(e->key, e->len, LINE_SEED ^ e->java);
+		for (j = h & nmask; ns[j]; j = (j + 1) & nmask)
+			;
+		ns[j] = p->lslots[i];
+	}
+	free(p->lslots);
+	p->lslots = ns;
+	p->lmask = nmask;
+	return 0;
+}
+
+/* Parse a frame line seen for the first time and remember what it gives. */
+static const struct line_entry *line_add(struct parser *p, const char *s, size_t n, bool java,
+					 uint64_t h)
+{
+	struct frame_parts fp;
+	struct line_entry *e;
+	size_t start, i, j;
+
+	if (p->nr_lines >= LINE_CACHE_MAX || n > UINT32_MAX)
+		line_cache_clear(p);
+	if ((p->nr_lines + 1) * 2 > p->lmask + 1 && line_cache_grow(p))
+		return NULL;
+	if (p->nr_lines == p->cap_lines) {
+		size_t cap = p->cap_lines ? p->cap_lines * 2 : 4096;
+
+		e = realloc(p->lines, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		p->lines = e;
+		p->cap_lines = cap;
+	}
+	start = p->line_ids.nr;
+	e = &p->lines[p->nr_lines];
+	*e = (struct line_entry){ .key = s, .len = (uint32_t)n, .java = java };
+	if (!frame_match(s, n, &fp)) {
+		e->bad = true;
+	} else {
+		if (frame_names(&fp, p->flags, java, &p->scratch, emit_name, p))
+			return NULL;
+		/* the Perl script unshifts the pieces in order: leaf first is the reverse */
+		for (i = start, j = p->line_ids.nr; i + 1 < j; i++, j--) {
+			uint32_t t = p->line_ids.v[i];
+
+			p->line_ids.v[i] = p->line_ids.v[j - 1];
+			p->line_ids.v[j - 1] = t;
+		}
+		if (p->line_ids.nr > UINT32_MAX)
+			return NULL;
+	}
+	e->ids_off = (uint32_t)start;
+	e->nr = (uint32_t)(p->line_ids.nr - start);
+	for (i = h & p->lmask; p->lslots[i]; i = (i + 1) & p->lmask)
+		;
+	p->lslots[i] = (h >> 32) << 32 | (uint64_t)(p->nr_lines + 1);
+	p->nr_lines++;
+	return e;
+}
+
+/* memcmp() == 0 for the short keys of frame lines, without the call and its dispatch. */
+static inline bool bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i;
+
+	if (n < 8)
+		return !memcmp(a, b, n);
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+static inline const struct line_entry *line_lookup(struct parser *p, const char *s, size_t n,
+						   bool java)
+{
+	uint64_t h = script_hash(s, n, LINE_SEED ^ java);
+	size_t i;
+
+	if (p->lslots) {
+		for (i = h & p->lmask; p->lslots[i]; i = (i + 1) & p->lmask) {
+			uint64_t sl = p->lslots[i];
+			const struct line_entry *e = &p->lines[(uint32_t)sl - 1];
+
+			if (sl >> 32 == h >> 32 && e->len == n && e->java == java &&
+			    bytes_eq(e->key, s, n))
+				return e;
+		}
+	}
+	return line_add(p, s, n, java, h);
+}
+
+/*
+ * A frame line (@s at its first non-blank byte). Frames count only while a sample is open;
+ * a line that is no frame either is malformed ("Unrecognized line").
+ */
+static int frame_line(struct parser *p, const char *s, size_t n)
+{
+	const struct line_entry *e = line_lookup(p, s, n, p->open && p->java);
+
+	if (!e)
+		return -ENOMEM;
+	if (e->bad) {
+		p->st->malformed++;
+		p->st->binary += memchr(s, '\0', n) != NULL;
+		return 0;
+	}
+	if (!p->open || !e->nr)
+		return 0;
+	if (ids_reserve(&p->cur, e->nr))
+		return -ENOMEM;
+	memcpy(p->cur.v + p->cur.nr, p->line_ids.v + e->ids_off, e->nr * sizeof(uint32_t));
+	p->cur.nr += e->nr;
+	return 0;
+}
+
+/* ---- samples ---------------------------------------------------------------------------------- */
+
+static int sample_end(struct parser *p)
+{
+	int ret;
+
+	if (!p->open)
+		return 0;
+	p->open = false;
+	if (ids_reserve(&p->cur, p->root_tail.nr))
+		return -ENOMEM;
+	if (p->root_tail.nr)
+		memcpy(p->cur.v + p->cur.nr, p->root_tail.v, p->root_tail.nr * sizeof(uint32_t));
+	ret = stack_add(&p->stacks, p->cur.v, p->cur.nr - 1 + p->root_tail.nr, p->period, 1);
+	p->cur.nr = 0;
+	if (!ret)
+		p->st->samples++;
+	return ret;
+}
+
+struct header {
+	const char	*comm, *pid, *tid;
+	size_t		comm_len, pid_len, tid_len;
+	size_t		end;		/* where the final \s+ of the header regex starts */
+};
+
+/*
+ * ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ with the comm at least @min_comm bytes long (the Perl regex
+ * needs 2). The comm is the shortest prefix followed by blanks, digits, slashes, digits and a
+ * blank; greedy parts never need to backtrack here, so the first candidate that fits wins.
+ */
+static bool header_match(const char *s, size_t n, size_t min_comm, struct header *h)
+{
+	size_t e, i, d1, d1e, d2, d2e;
+
+	if (!n || perl_space(s[0]))
+		return false;
+	for (e = min_comm; e < n; e++) {
+		if (!perl_space(s[e]))
+			continue;
+		for (i = e; i < n && perl_space(s[i]); i++)
+			;
+		for (d1 = i; i < n && perl_digit(s[i]); i++)
+			;
+		d1e = i;
+		while (i < n && s[i] == '/')
+			i++;
+		for (d2 = i; i < n && perl_digit(s[i]); i++)
+			;
+		d2e = i;
+		if (d1e > d1 && i < n && perl_space(s[i])) {
+			h->comm = s;
+			h->comm_len = e;
+			/* default `perf script` output has the TID but not the PID */
+			if (d2e == d2 || (d2e - d2 == 1 && s[d2] == '0')) {
+				h->pid = "?";
+				h->pid_len = 1;
+				h->tid = s + d1;
+				h->tid_len = d1e - d1;
+			} else {
+				h->pid = s + d1;
+				h->pid_len = d1e - d1;
+				h->tid = s + d2;
+				h->tid_len = d2e - d2;
+			}
+			h->end = i;
+			return true;
+		}
+		e = i ? i - 1 : 0;	/* nothing between here and i can start the blanks */
+	}
+	return false;
+}
+
+/* "0" and "" count as 1 (Perl's `not $period`); digits only, saturating. */
+static uint64_t period_value(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!n || (n == 1 && s[0] == '0'))
+		return 1;
+	for (i = 0; i < n; i++) {
+		unsigned int d = (unsigned int)(s[i] - '0');
+
+		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+	}
+	return v;
+}
+
+/*
+ * The event and period of a header: /:\s*(\d+)*\s+(\S+):\s*$/. The line ends with "EVENT:" (and
+ * blanks); before EVENT come blanks, optional digits (the period), blanks and a ':'.
+ */
+static bool header_event(const char *s, size_t n, const char **ev, size_t *ev_len,
+			 const char **per, size_t *per_len)
+{
+	size_t m = n, t, b, d, digits;
+
+	while (m && perl_space(s[m - 1]))
+		m--;
+	if (!m || s[m - 1] != ':')
+		return false;
+	for (t = m; t && !perl_space(s[t - 1]); t--)
+		;
+	if (m - t < 2 || !t)
+		return false;
+	for (b = t; b && perl_space(s[b - 1]); b--)
+		;
+	for (d = b; b && perl_digit(s[b - 1]); b--)
+		;
+	digits = b;
+	while (b && perl_space(s[b - 1]))
+		b--;
+	if (!b || s[b - 1] != ':')
+		return false;
+	*per = s + digits;
+	*per_len = d - digits;
+	*ev = s + t;
+	*ev_len = m - 1 - t;
+	return true;
+}
+
+/* The event filter: true when a sample of @ev is kept. */
+static bool event_keep(struct parser *p, const char *ev, size_t len)
+{
+	if (!p->filter) {
+		/* by default only the first event type seen: mixing events misleads */
+		p->filter = ev;
+		p->filter_len = len;
+		p->filter_defaulted = true;
+		return true;
+	}
+	if (len == p->filter_len && !memcmp(ev, p->filter, len))
+		return true;
+	p->st->skipped_events++;
+	return false;
+}
+
+/*
+ * Open a sample: the root frame text is comm (blanks as '_'), "-PID" with --pid, "-PID/TID"
+ * with --tid. A ';' in it would be a frame separator in the Perl script's joined stack key, so
+ * the text after it becomes frames, which keeps equal joined keys merged.
+ */
+static int sample_start(struct parser *p, const struct header *h, uint64_t period)
+{
+	struct sbuf *b = &p->pname;
+	const char *semi;
+	size_t i, root_len;
+	uint32_t id;
+
+	sbuf_reset(b);
+	if (sbuf_add(b, h->comm, h->comm_len))
+		return -ENOMEM;
+	if (p->flags & (SCRIPT_PID | SCRIPT_TID)) {
+		if (sbuf_add(b, "-", 1) || sbuf_add(b, h->pid, h->pid_len))
+			return -ENOMEM;
+		if ((p->flags & SCRIPT_TID) &&
+		    (sbuf_add(b, "/", 1) || sbuf_add(b, h->tid, h->tid_len)))
+			return -ENOMEM;
+	}
+	for (i = 0; i < b->len; i++)
+		if (b->p[i] == ' ')
+			b->p[i] = '_';
+	p->java = b->len >= 4 && !memcmp(b->p, "java", 4);
+	p->period = period;
+
+	semi = memchr(b->p, ';', b->len);
+	root_len = semi ? (size_t)(semi - b->p) : b->len;
+	id = name_intern(&p->names, b->p, root_len);
+	if (id == SCRIPT_NO_ID || ids_reserve(&p->cur, 1))
+		return -ENOMEM;
+	if (!p->open)
+		p->cur.nr = 1;	/* a header inside a sample keeps its frames, as in Perl */
+	p->cur.v[0] = id;
+	p->root_tail.nr = 0;
+	while (semi) {
+		const char *s = semi + 1, *end = b->p + b->len;
+
+		semi = memchr(s, ';', (size_t)(end - s));
+		id = name_intern(&p->names, s, (size_t)((semi ? semi : end) - s));
+		if (id == SCRIPT_NO_ID || ids_reserve(&p->root_tail, 1))
+			return -ENOMEM;
+		p->root_tail.v[p->root_tail.nr++] = id;
+	}
+	/* leaf first: the last piece of the root text is the deepest */
+	for (i = 0; i < p->root_tail.nr / 2; i++) {
+		uint32_t t = p->root_tail.v[i];
+
+		p->root_tail.v[i] = p->root_tail.v[p->root_tail.nr - 1 - i];
+		p->root_tail.v[p->root_tail.nr - 1 - i] = t;
+	}
+	p->open = true;
+	return 0;
+}
+
+static size_t skip_blanks(const char *s, size_t i, size_t n)
+{
+	while (i < n && perl_space(s[i]))
+		i++;
+	return i;
+}
+
+static size_t token_end(const char *s, size_t i, size_t n)
+{
+	while (i < n && !perl_space(s[i]))
+		i++;
+	return i;
+}
+
+static bool all_of(const char *s, size_t n, bool (*cls)(unsigned char))
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!cls((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
+static bool time_char(unsigned char c)
+{
+	return perl_digit(c) || c == '.';
+}
+
+static bool hex_char(unsigned char c)
+{
+	return perl_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/*
+ * A sample printed on one line, as `perf script` does without call chains:
+ *   "   comm  PID[/TID] [CPU] TIME:  PERIOD EVENT:  IP SYM (DSO)"
+ * (inferno reads these; the Perl script drops them). Only outside an open sample, and only
+ * when everything after the event is one frame with a hex IP.
+ */
+static int single_line(struct parser *p, const char *s, size_t n, bool *done)
+{
+	const char *per = "", *ev;
+	size_t i, t, per_len = 0, ev_len;
+	struct header h;
+	int ret;
+
+	*done = false;
+	/* a header ends with "EVENT:", a one-line sample with its frame's "(DSO)" */
+	for (t = n; t && perl_space(s[t - 1]); t--)
+		;
+	if (!t || s[t - 1] != ')')
+		return 0;
+	i = skip_blanks(s, 0, n);
+	if (!header_match(s + i, n - i, 1, &h))
+		return 0;
+	s += i;
+	n -= i;
+	i = skip_blanks(s, h.end, n);
+	t = token_end(s, i, n);
+	if (t - i >= 3 && s[i] == '[' && s[t - 1] == ']' && all_of(s + i + 1, t - i - 2, perl_digit))
+		i = skip_blanks(s, t, n), t = token_end(s, i, n);
+	if (t - i >= 2 && s[t - 1] == ':' && all_of(s + i, t - i - 1, time_char))
+		i = skip_blanks(s, t, n), t = token_end(s, i, n);
+	if (all_of(s + i, t - i, perl_digit))
+		per = s + i, per_len = t - i, i = skip_blanks(s, t, n), t = token_end(s, i, n);
+	if (t - i < 2 || s[t - 1] != ':')
+		return 0;
+	ev = s + i;
+	ev_len = t - i - 1;
+	i = skip_blanks(s, t, n);
+	t = token_end(s, i, n);
+	if (!all_of(s + i, t - i, hex_char) || t == n)
+		return 0;
+	{
+		struct frame_parts fp;
+
+		if (!frame_match(s + i, n - i, &fp))
+			return 0;
+	}
+	*done = true;
+	if (!event_keep(p, ev, ev_len))
+		return 0;
+	ret = sample_start(p, &h, period_value(per, per_len));
+	if (!ret)
+		ret = frame_line(p, s + i, n - i);
+	if (!ret)
+		ret = sample_end(p);
+	return ret;
+}
+
+static int header_line(struct parser *p, const char *s, size_t n, const struct header *h)
+{
+	const char *ev, *per = "";
+	size_t ev_len, per_len = 0;
+
+	if (header_event(s, n, &ev, &ev_len, &per, &per_len) && !event_keep(p, ev, ev_len))
+		return 0;	/* $pname stays as it was */
+	return sample_start(p, h, period_value(per, per_len));
+}
+
+static int one_line(struct parser *p, const char *s, size_t n)
+{
+	struct header h;
+	bool done;
+	size_t i;
+	int ret;
+
+	if (n && s[0] == '#')
+		return 0;
+	if (n && s[n - 1] == '\r' && !p->compat)
+		n--;
+	if (!n)
+		return sample_end(p);
+	if (perl_space(s[0])) {
+		if (!p->open && !p->compat) {
+			ret = single_line(p, s, n, &done);
+			if (ret || done)
+				return ret;
+		}
+		i = skip_blanks(s, 1, n);
+		if (i == n) {
+			p->st->malformed++;
+			return 0;
+		}
+		return frame_line(p, s + i, n - i);
+	}
+	if (header_match(s, n, p->compat ? 2 : 1, &h)) {
+		if (!p->open && !p->compat) {
+			ret = single_line(p, s, n, &done);
+			if (ret || done)
+				return ret;
+		}
+		return header_line(p, s, n, &h);
+	}
+	return frame_line(p, s, n);
+}
+
+/* ---- detection ---------------------------------------------------------------------------- */
+
+bool script_looks_like(const void *head, size_t len)
+{
+	const char *s = head, *end = s + len, *nl;
+	const char *lines[2];
+	size_t lens[2], nr = 0, i;
+	struct frame_parts fp;
+
+	/* the first two lines that are not comments or blank */
+	while (s < end && nr < 2) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			nl = end;
+		lens[nr] = (size_t)(nl - s);
+		if (lens[nr] && s[lens[nr] - 1] == '\r')
+			lens[nr]--;
+		if (lens[nr] && s[0] != '#') {
+			i = 0;
+			while (i < lens[nr] && perl_space(s[i]))
+				i++;
+			if (i < lens[nr]) {
+				lines[nr] = s + i;
+				lens[nr] -= i;
+				nr++;
+			}
+		}
+		s = nl + 1;
+	}
+	if (!nr)
+		return false;
+	/* a header: "comm pid ... event:", then a frame "pc sym (dso)" */
+	for (i = 0; i < lens[0]; i++)
+		if (perl_space(lines[0][i]))
+			break;
+	while (i < lens[0] && perl_space(lines[0][i]))
+		i++;
+	if (i == lens[0] || !perl_digit(lines[0][i]) || !memchr(lines[0], ':', lens[0]))
+		return false;
+	if (nr == 1)
+		return lines[0][lens[0] - 1] == ':';
+	return frame_match(lines[1], lens[1], &fp) && memchr(lines[1], ' ', lens[1]);
+}
+
+/* ---- entry point ------------------------------------------------------------------------------ */
+
+static void parser_release(struct parser *p)
+{
+	name_table_release(&p->names);
+	stack_table_release(&p->stacks);
+	free(p->lslots);
+	free(p->lines);
+	ids_release(&p->line_ids);
+	ids_release(&p->cur);
+	ids_release(&p->root_tail);
+	sbuf_release(&p->scratch);
+	sbuf_release(&p->pname);
+}
+
+static int emit_stacks(struct parser *p, script_stack_fn fn, void *arg)
+{
+	const char **names = NULL;
+	size_t cap = 0, i, k;
+	int ret = 0;
+
+	for (i = 0; i < p->stacks.nr && !ret; i++) {
+		const struct stack_entry *e = &p->stacks.e[i];
+		const uint32_t *key = p->stacks.pool.v + e->off;
+		struct script_stack s;
+
+		if (e->nr > cap) {
+			const char **nn = realloc(names, e->nr * 2 * sizeof(*nn));
+
+			if (!nn) {
+				ret = -ENOMEM;
+				break;
+			}
+			names = nn;
+			cap = e->nr * 2;
+		}
+		for (k = 0; k < e->nr; k++)
+			names[k] = name_str(&p->names, key[k + 1]);
+		s = (struct script_stack){ .root = name_str(&p->names, key[0]), .frames = names,
+					   .nr = e->nr, .period = e->period,
+					   .samples = e->samples };
+		ret = fn(&s, arg);
+	}
+	free(names);
+	return ret;
+}
+
+int script_parse(const char *buf, size_t len, const struct script_opts *o, script_stack_fn fn,
+		 void *arg, struct script_stats *st)
+{
+	struct script_stats dummy;
+	struct parser p = { .flags = o ? o->flags : 0 };
+	const char *line = buf, *end = buf + len, *nl;
+	int ret = 0;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	p.st = st;
+	p.compat = p.flags & SCRIPT_PERL_COMPAT;
+	if (o && o->event_filter && o->event_filter[0]) {
+		p.filter = o->event_filter;
+		p.filter_len = strlen(o->event_filter);
+	}
+	while (line < end && !ret) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (!nl)
+			nl = end;
+		st->lines++;
+		ret = one_line(&p, line, (size_t)(nl - line));
+		line = nl + 1;
+	}
+	/* The Perl script drops a last sample that no blank line ends. */
+	if (!ret && !p.compat)
+		ret = sample_end(&p);
+	if (p.filter) {
+		size_t n = p.filter_len < sizeof(st->event) - 1 ? p.filter_len :
+								  sizeof(st->event) - 1;
+
+		memcpy(st->event, p.filter, n);
+		st->event[n] = '\0';
+	}
+	if (!ret)
+		ret = emit_stacks(&p, fn, arg);
+	parser_release(&p);
+	return ret;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `kprof collapse` on a perf.data recorded by perf equals `kprof collapse` on `perf script` of
+# the same file: two independent paths (kprof's reader and symbolizer, perf's own script
+# output parsed with stackcollapse-perf.pl's rules) must give the same folded stacks.
+. "$(dirname "$0")/lib.sh"
+
+prereq_RECORDED() { [ -s "$TRASH/perf.data" ] && [ -s "$TRASH/script.txt" ]; }
+
+test_expect_success PERF,PERF_EVENTS 'record a fixture with perf record -g -e cpu-clock' '
+	perf record -q -g -e cpu-clock -o perf.data -- "$FIXTURES/calltree" 0.3 >/dev/null 2>&1 &&
+	perf script -i perf.data >script.txt 2>/dev/null &&
+	grep -q " leaf_a" script.txt
+'
+
+for opt in "" --kernel "--count samples"; do
+	export opt
+	test_expect_success RECORDED "perf.data equals its perf script text (${opt:-default})" '
+		"$KPROF" collapse $opt -i perf.data >from-data &&
+		"$KPROF" collapse $opt script.txt >from-script &&
+		grep -q "^calltree;.*;main;run;phase_a;leaf_a;spin " from-script &&
+		test_cmp from-script from-data
+	'
+done
+
+test_expect_success RECORDED 'counts sum to the total period and the sample count' '
+	period=$(awk "/ cpu-clock:/ { s += \$(NF - 1) } END { print s }" script.txt) &&
+	samples=$(grep -c " cpu-clock:" script.txt) &&
+	"$KPROF" collapse -i perf.data | awk -v w=$period "{ s += \$NF } END { exit s != w }" &&
+	"$KPROF" collapse --count samples -i perf.data |
+		awk -v w=$samples "{ s += \$NF } END { exit s != w }"
+'
+
+test_expect_success RECORDED 'without -i and with stdin not a pipe, ./perf.data is read' '
+	"$KPROF" collapse </dev/null >out && "$KPROF" collapse -i perf.data >expected &&
+	test_cmp expected out
+'
+
+test_done
