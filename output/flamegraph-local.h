@@ -17,7 +17,7 @@ struct flame_node {
 	uint32_t	parent;
 	uint32_t	first_child;	/* FLAME_NONE or a node index; children unordered */
 	uint32_t	next_sibling;
-	unsigned int	flags;		/* enum flame_frame_flags */
+	unsigned int	flags;		/* enum flame_frame_flags: the union over its stacks */
 	double		total[2];	/* inclusive count per enum flame_side */
 	double		self[2];
 };

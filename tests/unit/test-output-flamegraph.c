@@ -150,6 +150,13 @@ static void test_tree(void)
 	/* reversed: c;b;a and c;b;x share c and b */
 	is_int(flame_tree_nr_nodes(r), 5, "--reverse merges at the leaf: all,c,b,a,x");
 	ok(!strcmp(r->nodes[r->nodes[0].first_child].name, "c"), "the leaf is the root frame");
+	flame_tree_free(r);
+	r = tree_of("a;k 1\nb;x 1\na;k_[k] 2\n", false);
+	is_int(flame_tree_nr_nodes(r), 5, "annotated and plain kernel frames are one frame");
+	for (size_t i = 1; i < r->nr; i++)
+		if (!strcmp(r->nodes[i].name, "k"))
+			ok(r->nodes[i].flags == FLAME_FRAME_KERNEL && r->nodes[i].total[0] == 3,
+			   "it is a kernel frame holding both counts");
 	is_int(flame_tree_add(t, FLAME_AFTER, NULL, NULL, 0, -1), -EINVAL, "negative count");
 	is_int(flame_tree_add(t, FLAME_AFTER, NULL, NULL, 0, NAN), -EINVAL, "NaN count");
 	flame_tree_free(t);
