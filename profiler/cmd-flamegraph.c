@@ -128,10 +128,13 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		pr_err("%s", err);
 		return -1;
 	}
-	if (in->invalid_lines)
+	if (in->invalid_lines && in->first_invalid)
 		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", path,
 			(unsigned long long)in->invalid_lines,
 			(unsigned long long)in->first_invalid);
+	else if (in->invalid_lines)
+		pr_warn("%s: ignored %llu malformed lines", path,
+			(unsigned long long)in->invalid_lines);
 	if (!(flame_tree_total(tree, side) > before)) {
 		pr_err("%s: no samples to draw (not a profile kprof can read?)", path);
 		return -1;
