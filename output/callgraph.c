@@ -245,7 +245,7 @@ static bool stack_eq(uint32_t id, const void *key, const void *ctx)
 	const struct cg_stack_rec *a = &cg->stacks[id], *b = key;
 
 	return a->task == b->task && a->nr == b->nr &&
-	       memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0;
+	       (!b->nr || memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0);
 }
 
 static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint64_t h)
@@ -255,7 +255,8 @@ static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint6
 
 	if (!ids)
 		return -ENOMEM;
-	memcpy(ids, key->ids, key->nr * sizeof(*ids));
+	if (key->nr)	/* an empty stack may come before any scratch space exists */
+		memcpy(ids, key->ids, key->nr * sizeof(*ids));
 	st.ids = ids;
 	if (idtab_append(&cg->stack_tab, h, (void **)&cg->stacks, &cg->nr_stacks,
 			 &cg->alloc_stacks, &st, sizeof(st)) == IDTAB_NONE)
