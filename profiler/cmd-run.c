@@ -45,7 +45,7 @@ struct run_ctx {
 	struct wl_params	p;
 	const char		*results;
 	const char		*event;		/* -e, or NULL for the default */
-	char			*event_copy;	/* owned: the event the first run settled on */
+	char			*event_copy;	/* owned: the first run's event */
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
@@ -64,7 +64,7 @@ static void usage(FILE *fp)
 		"       kprof run --list\n\n"
 		"  k=v             nr_task, unit_size, size, runtime (testtime), seed, thp\n"
 		"  -r, --runs N    run the workload N times (default 3)\n"
-		"  -e, --event E   sampling event for the profile (default: cycles, else cpu-clock)\n"
+		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
 		"  -o, --output D  result root (default ./results)\n"
 		"  -l, --list      list the workloads\n");
@@ -249,7 +249,8 @@ static char *read_file(const char *path, size_t *len)
 /* Everything of one finished run into stats.json and meta.json in @dir. */
 static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpath,
 			   const struct run_result *res, const struct monitor *mon,
-			   struct run_profile *prof, double *main_value)
+			   struct run_profile *prof, const struct wl_metrics *counted,
+			   double *main_value)
 {
 	struct wl_metrics all = { 0 }, part = { 0 };
 	char path[3400], metric[128];
@@ -279,6 +280,8 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = monitor_metrics(mon, &part);
 	if (!ret)
 		ret = run_profile_metrics(prof, &part);
+	for (size_t i = 0; !ret && i < counted->nr; i++)
+		ret = wl_metrics_set(&part, counted->v[i].key, counted->v[i].value);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
 	snprintf(path, sizeof(path), "%s/stats.json", dir);
@@ -298,6 +301,8 @@ static int run_once(struct run_ctx *c)
 	char tmpdir[3100], logpath[3400], final[3400], err[512] = "";
 	struct run_result res = { 0 };
 	struct run_profile *prof = NULL;
+	struct stat_session *counters = NULL;
+	struct wl_metrics counted = { 0 };
 	struct wl_env *env = NULL;
 	struct monitor *mon = NULL;
 	double main_value = 0;
@@ -353,6 +358,7 @@ static int run_once(struct run_ctx *c)
 			goto out;
 		}
 	}
+	run_counters_start(&counters);
 	if (write(go[1], "g", 1) != 1) {	/* go */
 		ret = -errno;
 		kill(pid, SIGKILL);
@@ -361,6 +367,9 @@ static int run_once(struct run_ctx *c)
 	}
 	ret = supervise(c, pid, mon, &res, run_no);
 	monitor_sample(mon);
+	if (run_counters_stop(counters, &counted) && !ret)
+		ret = -ENOMEM;
+	counters = NULL;
 	if (prof) {
 		int r = run_profile_stop(prof, tmpdir);
 
@@ -378,7 +387,7 @@ static int run_once(struct run_ctx *c)
 	fclose(log);
 	log = NULL;
 	if (!ret)
-		ret = write_run_stats(c, tmpdir, logpath, &res, mon, prof, &main_value);
+		ret = write_run_stats(c, tmpdir, logpath, &res, mon, prof, &counted, &main_value);
 out:
 	if (log)
 		fclose(log);
@@ -387,6 +396,8 @@ out:
 	if (go[1] >= 0)
 		close(go[1]);
 	run_profile_free(prof);
+	run_counters_stop(counters, &counted);	/* when a failure came before the stop */
+	wl_metrics_release(&counted);
 	monitor_free(mon);
 	if (workload_cleanup(env, err, sizeof(err))) {
 		pr_err("restoring the system after %s: %s", workload_name(c->w), err);

@@ -299,7 +299,7 @@ static int barrier(struct usemem *um, unsigned long nr)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			break;		/* a task died before it got ready: its status tells */
+			break;	/* a task died before it got ready: its status tells */
 		nr -= (unsigned long)n;
 	}
 	return write(um->wake[1], "", 1) == 1 ? 0 : -errno;
