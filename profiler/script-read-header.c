@@ -178,45 +178,46 @@ bool header_one_line(const char *s, size_t n, struct header *h, size_t *frame)
 	return true;
 }
 
+/*
+ * @head may end inside a line: a last line without '\n' is checked only as far as it goes.
+ * Text: a header (the header regex on a line with a ':' in it), then a frame line whose pc is
+ * hex, or a sample printed on one line. Folded stacks ("a;b 12") and binary data are not.
+ */
 bool script_looks_like(const void *head, size_t len)
 {
-	const char *s = head, *end = s + len, *nl;
-	const char *lines[2];
-	size_t lens[2], nr = 0, i;
+	const char *s = head, *end = s + len, *nl, *line[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 }, nr = 0, i, frame;
+	bool complete[2] = { false, false };
 	struct frame_parts fp;
+	struct header h;
 
 	/* the first two lines that are not comments or blank */
 	while (s < end && nr < 2) {
 		nl = memchr(s, '\n', (size_t)(end - s));
+		complete[nr] = nl != NULL;
 		if (!nl)
 			nl = end;
-		lens[nr] = (size_t)(nl - s);
-		if (lens[nr] && s[lens[nr] - 1] == '\r')
-			lens[nr]--;
-		if (lens[nr] && s[0] != '#') {
-			i = 0;
-			while (i < lens[nr] && perl_space(s[i]))
-				i++;
-			if (i < lens[nr]) {
-				lines[nr] = s + i;
-				lens[nr] -= i;
-				nr++;
-			}
+		n[nr] = (size_t)(nl - s);
+		if (n[nr] && s[n[nr] - 1] == '\r')
+			n[nr]--;
+		i = skip_blanks(s, 0, n[nr]);
+		if (n[nr] && s[0] != '#' && i < n[nr]) {
+			line[nr++] = s;
 		}
 		s = nl + 1;
 	}
-	if (!nr)
+	if (!nr || !complete[0])
 		return false;
-	/* a header: "comm pid ... event:", then a frame "pc sym (dso)" */
-	for (i = 0; i < lens[0]; i++)
-		if (perl_space(lines[0][i]))
-			break;
-	while (i < lens[0] && perl_space(lines[0][i]))
-		i++;
-	if (i == lens[0] || !perl_digit(lines[0][i]) || !memchr(lines[0], ':', lens[0]))
+	if (header_one_line(line[0], n[0], &h, &frame))
+		return true;
+	i = skip_blanks(line[0], 0, n[0]);
+	if (!header_match(line[0] + i, n[0] - i, 1, &h) || !memchr(line[0], ':', n[0]) || nr < 2)
 		return false;
-	if (nr == 1)
-		return lines[0][lens[0] - 1] == ':';
-	return frame_match(lines[1], lens[1], &fp) && memchr(lines[1], ' ', lens[1]);
+	/* the frame: "pc sym (dso)" with a hex pc */
+	s = line[1] + skip_blanks(line[1], 0, n[1]);
+	i = token_end(s, 0, n[1] - (size_t)(s - line[1]));
+	if (!all_of(s, i, hex_char))
+		return false;
+	return !complete[1] || frame_match(s, n[1] - (size_t)(s - line[1]), &fp);
 }
 
