@@ -370,7 +370,7 @@ static int run_once(struct run_ctx *c)
 	if (run_counters_stop(counters, &counted) && !ret)
 		ret = -ENOMEM;
 	counters = NULL;
-	if (prof) {
+	if (prof && !run_interrupted) {	/* interrupted: the profile is aborted below */
 		int r = run_profile_stop(prof, tmpdir);
 
 		if (!ret)
