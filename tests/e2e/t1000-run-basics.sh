@@ -93,6 +93,17 @@ test_expect_success 'a second invocation appends runs 2 and 3 to the matrix' '
 	[ "$(json_get "$(run_dir)/matrix.json" vm-scalability.throughput | tr , "\n" | wc -l)" -eq 4 ]
 '
 
+prereq_THP() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
+	! grep -q "\[never\]" /sys/kernel/mm/transparent_hugepage/enabled; }
+
+test_expect_success THP 'thp=always takes the THP fault path (MADV_HUGEPAGE in madvise mode)' '
+	"$KPROF" -q run anon-w-seq thp=always nr_task=1 unit_size=64M size=64M --runs 1 \
+		--no-profile -o thp >/dev/null 2>&1 &&
+	s=$(echo thp/anon-w-seq/*/*/0/stats.json) &&
+	case "$s" in *-always-*) ;; *) echo "thp not in path_params: $s"; exit 1 ;; esac &&
+	[ "$(json_get "$s" proc-vmstat.thp_fault_alloc)" -ge 1 ]
+'
+
 test_expect_success 'piped output has no progress escapes' '
 	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile >out 2>err &&
 	! grep -q "$(printf "\\033")" err &&
