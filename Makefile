@@ -166,8 +166,12 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@./$(PROG) run anon-w-seq-mt
 
-# Layering rules that the archives alone cannot catch (headers).
-check-layering:
+# Layering rules that the archives alone cannot catch: forbidden includes, and one global name
+# defined in two modules (a static link silently picks one of them).
+check-layering: $(ARCHIVES)
+	@dups=$$(for a in $(ARCHIVES); do nm -g --defined-only $$a | awk 'NF == 3 {print $$3}' | sort -u; \
+		done | sort | uniq -d); \
+		[ -z "$$dups" ] || { echo "global symbols defined in two modules: $$dups" >&2; exit 1; }
 	@! grep -rn --include='*.[ch]' -E '#include\s*<perf/' symbolize output workloads \
 		$(wildcard tests/unit/test-output-* tests/unit/test-symbolize-* tests/unit/test-workloads-*) || \
 		{ echo 'libperf included outside profiler/' >&2; exit 1; }

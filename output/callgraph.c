@@ -3,7 +3,7 @@
  * callgraph.c - distinct stacks -> (period, samples), hash-consed.
  *
  * Three levels of interning make a repeated sample cheap and allocation-free:
- *  1. strings (symbol, module, comm) live once in a string pool, so they compare with ==;
+ *  1. strings (symbol, module, comm) live once in a string table, so they compare with ==;
  *  2. a frame (sym, dso, addr, flags, sym_start) becomes a small integer id;
  *  3. a stack is (task id, frame ids) and is found by hashing those integers.
  * Adding a sample whose stack was seen before only hashes and adds two counters.
@@ -20,7 +20,7 @@ struct ext_frame {
 };
 
 struct callgraph {
-	struct strpool		strs;
+	struct strtab		strs;
 	struct arena		ids_mem;	/* the frame id arrays of the stacks */
 
 	struct cg_frame		*frames;	/* by frame id; strings interned */
@@ -64,7 +64,7 @@ void callgraph_free(struct callgraph *cg)
 {
 	if (!cg)
 		return;
-	strpool_release(&cg->strs);
+	strtab_release(&cg->strs);
 	arena_release(&cg->ids_mem);
 	free(cg->frames);
 	idtab_release(&cg->frame_tab);
@@ -80,7 +80,7 @@ void callgraph_free(struct callgraph *cg)
 
 const char *callgraph_intern(struct callgraph *cg, const char *s)
 {
-	return strpool_intern(&cg->strs, s);
+	return strtab_intern(&cg->strs, s);
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */
@@ -111,9 +111,9 @@ static uint32_t frame_intern(struct callgraph *cg, const struct cg_frame *in, in
 	uint64_t h;
 	uint32_t id;
 
-	f.dso = strpool_intern(&cg->strs, f.dso);
+	f.dso = strtab_intern(&cg->strs, f.dso);
 	if (f.sym)
-		f.sym = strpool_intern(&cg->strs, f.sym);
+		f.sym = strtab_intern(&cg->strs, f.sym);
 	if (!f.dso || (in->sym && !f.sym)) {
 		*err = -ENOMEM;
 		return IDTAB_NONE;
@@ -206,7 +206,7 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 		return cg->last_task_id;
 	if (in) {
 		t = *in;
-		if (t.comm && !(t.comm = strpool_intern(&cg->strs, t.comm))) {
+		if (t.comm && !(t.comm = strtab_intern(&cg->strs, t.comm))) {
 			*err = -ENOMEM;
 			return IDTAB_NONE;
 		}

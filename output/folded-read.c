@@ -44,9 +44,8 @@ static bool take_count(char *s, size_t *len, double *value)
 		return false;
 	s[end] = '\0';
 	*value = strtod(s + i, NULL);
-	while (i > 0 && is_blank(s[i - 1]))
-		i--;
-	*len = i;
+	/* flamegraph.pl's lazy \s+? after a greedy stack: one blank goes, others stay in the name */
+	*len = i - 1;
 	return true;
 }
 

@@ -157,6 +157,10 @@ enum folded_flags {
 	FOLDED_KERNEL	= 1 << 2,	/* "_[k]" on kernel frames */
 	FOLDED_ADDRS	= 1 << 3,	/* "[module <addr>]" for unresolved frames */
 	FOLDED_SAMPLES	= 1 << 4,	/* counts are sample counts, not periods */
+	FOLDED_TIDY	= 1 << 5,	/* the script's name tidying, for names not yet tidied
+					 * (perf.data input): cut at the first '(' (not in Go
+					 * methods or "(anonymous namespace)"), drop quotes, and
+					 * drop Java's leading 'L' for comms starting "java" */
 };
 
 /*
@@ -399,6 +403,8 @@ char *matrix_set_meta_string(const char *set_dir, const struct matrix *m,
 			     const char *const *fields, size_t nr_fields);
 void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
 const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
+/* Does any key start with @prefix? (A binary search.) */
+bool matrix_has_prefix(const struct matrix *m, const char *prefix);
 
 /* ---- statistics ---- */
 double stats_mean(const double *v, size_t n);		/* 0 for n == 0 */
@@ -432,7 +438,8 @@ struct lkp_side {
 	const bool	*present;
 	size_t		nr;		/* number of runs of the set */
 	bool		has_key;	/* the set's matrix has the key */
-	bool		has_perf_profile;	/* the set has any perf-profile.* key */
+	bool		has_monitor;	/* the set has any key of the key's monitor (the
+					 * first component), e.g. any perf-profile.* key */
 };
 struct lkp_select_opts {
 	double	pp_threshold;		/* LKP -p; default 5 */

@@ -128,10 +128,13 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		pr_err("%s", err);
 		return -1;
 	}
-	if (in->invalid_lines)
+	if (in->invalid_lines && in->first_invalid)
 		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", path,
 			(unsigned long long)in->invalid_lines,
 			(unsigned long long)in->first_invalid);
+	else if (in->invalid_lines)
+		pr_warn("%s: ignored %llu malformed lines", path,
+			(unsigned long long)in->invalid_lines);
 	if (!(flame_tree_total(tree, side) > before)) {
 		pr_err("%s: no samples to draw (not a profile kprof can read?)", path);
 		return -1;
@@ -157,7 +160,8 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_TITLE: svg.title = optarg; break;
 		case OPT_SUBTITLE: svg.subtitle = optarg; break;
 		case OPT_WIDTH:
-			if (parse_uint("width", optarg, 4 * 10, &svg.width))
+			/* room for the 10 px margins and a frame */
+			if (parse_uint("width", optarg, 40, &svg.width))
 				return KPROF_EXIT_USAGE;
 			break;
 		case OPT_HEIGHT:
@@ -203,6 +207,11 @@ int cmd_flamegraph(int argc, char **argv)
 		return KPROF_EXIT_USAGE;
 	} else if (argc - optind == 1) {
 		input = argv[optind];
+	} else if (!input && isatty(STDIN_FILENO)) {
+		/* flamegraph.pl would wait for a terminal's input; nobody means that */
+		pr_err("flamegraph: no input (give a file, or pipe folded text in)");
+		usage(stderr);
+		return KPROF_EXIT_USAGE;
 	}
 	if ((svg.self_delta || svg.no_normalize) && !diff)
 		pr_warn("flamegraph: --self-delta and --no-normalize only matter with --diff");

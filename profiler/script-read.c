@@ -615,11 +615,14 @@ static int emit_stacks(struct parser *p, script_stack_fn fn, void *arg)
 	size_t cap = 0, i, k;
 	int ret = 0;
 
-	for (i = 0; i < p->stacks.nr && !ret; i++) {
-		const struct stack_entry *e = &p->stacks.e[i];
+	/* stacks with frames first: a call graph is never handed a frameless stack first */
+	for (i = 0; i < 2 * p->stacks.nr && !ret; i++) {
+		const struct stack_entry *e = &p->stacks.e[i % p->stacks.nr];
 		const uint32_t *key = p->stacks.pool.v + e->off;
 		struct script_stack s;
 
+		if ((i < p->stacks.nr) != (e->nr > 0))
+			continue;
 		if (e->nr > cap) {
 			const char **nn = realloc(names, e->nr * 2 * sizeof(*nn));
 

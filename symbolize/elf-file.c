@@ -89,8 +89,10 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 		GElf_Word shndx;
 		Elf *elf = NULL;
 		Dwarf_Addr bias;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		const char *name;
 		char *demangled;
+
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
 
 		if (name && name[0] == '_')
 			note_marker(e, name, addr);
@@ -98,7 +100,7 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 			continue;
 		/* copied: the file is closed once the table is built */
 		demangled = cplus_demangle(name, DMGL_NO_OPTS);
-		name = strpool_intern(&e->names, demangled ? demangled : name);
+		name = sym_strpool_intern(&e->names, demangled ? demangled : name);
 		free(demangled);
 		if (!name)
 			return -ENOMEM;
@@ -175,7 +177,7 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		demangled = cplus_demangle(sname, DMGL_NO_OPTS);
 		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
 		free(demangled);
-		sname = strpool_intern(&e->names, name);
+		sname = sym_strpool_intern(&e->names, name);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))
 			return -ENOMEM;
@@ -322,7 +324,7 @@ void elf_syms_release(struct elf_syms *e)
 {
 	load_close(e->dwarf);
 	symtab_release(&e->tab);
-	strpool_release(&e->names);
+	sym_strpool_release(&e->names);
 	free(e->segs);
 	memset(e, 0, sizeof(*e));
 }

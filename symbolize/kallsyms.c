@@ -59,12 +59,12 @@ static void drop_entry_trampoline(struct symtab *t)
 	size_t out = 0;
 
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->v[i].dso || strcmp(t->v[i].name, ENTRY_TRAMPOLINE))
+		if (t->v[i].dso || t->v[i].name[0] != '_' || strcmp(t->v[i].name, ENTRY_TRAMPOLINE))
 			t->v[out++] = t->v[i];
 	t->nr = out;
 }
 
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *pool)
+int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool)
 {
 	char *p = buf, *end = buf + len;
 	const char *last_mod_text = NULL, *last_mod = NULL;
@@ -98,7 +98,7 @@ int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *po
 		if (module) {
 			/* consecutive symbols share a module: intern once per run */
 			if (!last_mod_text || strcmp(last_mod_text, module)) {
-				last_mod = strpool_intern(pool, module);
+				last_mod = sym_strpool_intern(pool, module);
 				if (!last_mod) {
 					err = -ENOMEM;
 					goto fail;
@@ -125,7 +125,7 @@ fail:
 	return err;
 }
 
-int kallsyms_load(struct kallsyms *k, const char *path, struct strpool *pool)
+int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -27,14 +27,14 @@ static const char *const vmlinux_paths[] = {
 
 static const char *const kmod_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
 
-const char *kmod_dso_name(const char *path, struct strpool *pool)
+const char *kmod_dso_name(const char *path, struct sym_strpool *pool)
 {
 	const char *base = strrchr(path, '/');
 	char name[256];
 	size_t len;
 
 	if (path[0] == '[')
-		return strpool_intern(pool, path);
+		return sym_strpool_intern(pool, path);
 	base = base ? base + 1 : path;
 	len = strlen(base);
 	for (size_t i = 0; i < sizeof(kmod_suffixes) / sizeof(*kmod_suffixes); i++) {
@@ -52,7 +52,7 @@ const char *kmod_dso_name(const char *path, struct strpool *pool)
 		name[i + 1] = base[i] == '-' ? '_' : base[i];
 	name[len + 1] = ']';
 	name[len + 2] = '\0';
-	return strpool_intern(pool, name);
+	return sym_strpool_intern(pool, name);
 }
 
 /* The padding symbols are skipped whatever the source (see kallsyms.c). */
@@ -110,9 +110,12 @@ static uint64_t first_module_start(const struct kallsyms *ks)
 {
 	uint64_t first = UINT64_MAX;
 
-	for (size_t i = 0; i < ks->tab.nr; i++)
-		if (ks->tab.v[i].dso && ks->tab.v[i].start < first && ks->tab.v[i].start > ks->text_start)
-			first = ks->tab.v[i].start;
+	for (size_t i = 0; i < ks->tab.nr; i++) {
+		const struct sym_entry *e = &ks->tab.v[i];
+
+		if (e->dso && e->start < first && e->start > ks->text_start)
+			first = e->start;
+	}
 	return first;
 }
 
@@ -132,7 +135,7 @@ static void place_default_map(struct kernel_syms *k)
 	}
 }
 
-int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct strpool *pool)
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool)
 {
 	const char *kallsyms = o && o->kallsyms ? o->kallsyms : "/proc/kallsyms";
 	int err;
@@ -165,7 +168,7 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct str
 }
 
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
-		   const char *filename, struct strpool *pool)
+		   const char *filename, struct sym_strpool *pool)
 {
 	const char *suffix;
 	struct sym_map m;
@@ -191,7 +194,7 @@ int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t
 }
 
 static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t addr,
-		      const char *dso, struct strpool *pool)
+		      const char *dso, struct sym_strpool *pool)
 {
 	e->rc = 0;
 	e->dso = dso;
@@ -200,9 +203,9 @@ static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t add
 }
 
 static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-				  struct strpool *pool)
+				  struct sym_strpool *pool)
 {
-	const char *dso = strpool_intern(pool, KERNEL_DSO);
+	const char *dso = sym_strpool_intern(pool, KERNEL_DSO);
 	uint64_t link = addr - k->vmlinux_delta, start;
 	struct sym_entry *sym;
 	const char *name;
@@ -220,7 +223,7 @@ static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct c
 	set_entry(e, NULL, addr, dso, pool);
 	name = elf_syms_dwarf_name(&k->vmlinux, link, &start);
 	if (name && !sym_is_padding(name)) {
-		e->sym = strpool_intern(pool, name);
+		e->sym = sym_strpool_intern(pool, name);
 		e->sym_off = e->sym ? link - start : 0;
 	}
 }
@@ -242,7 +245,7 @@ static void kernel_symbol_range(const struct symtab *t, uint64_t delta, uint64_t
 }
 
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-		    struct strpool *pool)
+		    struct sym_strpool *pool)
 {
 	uint64_t lo = k->map_start, hi = k->map_end;
 	const struct sym_map *mod;
@@ -270,7 +273,7 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 	e->rc = -ENOENT;
 	e->sym = NULL;
 	e->sym_off = 0;
-	e->dso = strpool_intern(pool, UNKNOWN_DSO);
+	e->dso = sym_strpool_intern(pool, UNKNOWN_DSO);
 }
 
 void kernel_syms_release(struct kernel_syms *k)

@@ -22,7 +22,7 @@ struct sym_file {
 };
 
 struct sym_session {
-	struct strpool		pool;
+	struct sym_strpool		pool;
 	struct kernel_syms	kernel;
 	struct proc_table	procs;
 	struct ptr_table	files;		/* of struct sym_file, by path pointer */
@@ -36,10 +36,10 @@ struct sym_session {
 	uintptr_t		kernel_gen;
 };
 
-const char *sym_entry_name(struct sym_entry *e, struct strpool *pool)
+const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
 {
 	if (!e->interned)
-		e->interned = strpool_intern(pool, e->name);
+		e->interned = sym_strpool_intern(pool, e->name);
 	return e->interned;
 }
 
@@ -51,7 +51,7 @@ struct sym_session *sym_session_new(const struct sym_opts *opts)
 	if (!s)
 		return NULL;
 	err = kernel_syms_init(&s->kernel, opts, &s->pool);
-	s->unknown = strpool_intern(&s->pool, UNKNOWN_DSO);
+	s->unknown = sym_strpool_intern(&s->pool, UNKNOWN_DSO);
 	if (!err && !s->unknown)
 		err = -ENOMEM;
 	if (err) {
@@ -79,7 +79,7 @@ void sym_session_free(struct sym_session *s)
 	cache_release(&s->cache);
 	procs_release(&s->procs);
 	kernel_syms_release(&s->kernel);
-	strpool_release(&s->pool);
+	sym_strpool_release(&s->pool);
 	free(s);
 }
 
@@ -150,7 +150,7 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
 		filename = jit_map;
 		m.pgoff = 0;
 	}
-	path = strpool_intern(&s->pool, filename);
+	path = sym_strpool_intern(&s->pool, filename);
 	m.file = path ? file_get(&s->files, path) : NULL;
 	p = procs_get(&s->procs, pid);
 	if (!m.file || !p)
@@ -239,7 +239,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	}
 	name = elf_syms_dwarf_name(&f->elf, vaddr, &start);
 	if (name) {
-		e->sym = strpool_intern(&s->pool, name);
+		e->sym = sym_strpool_intern(&s->pool, name);
 		e->sym_off = vaddr - start;
 	}
 }

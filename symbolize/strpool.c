@@ -11,8 +11,8 @@
 
 #define CHUNK_SIZE	(64 * 1024)
 
-struct strpool_chunk {
-	struct strpool_chunk	*next;
+struct sym_strpool_chunk {
+	struct sym_strpool_chunk	*next;
 	size_t			used, size;
 	char			data[];
 };
@@ -26,9 +26,9 @@ static uint64_t hash_str(const char *s, size_t len)
 	return h;
 }
 
-static char *pool_alloc(struct strpool *p, size_t n)
+static char *pool_alloc(struct sym_strpool *p, size_t n)
 {
-	struct strpool_chunk *c = p->chunks;
+	struct sym_strpool_chunk *c = p->chunks;
 
 	if (!c || c->size - c->used < n) {
 		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
@@ -55,7 +55,7 @@ static bool same_str(const void *elem, const void *key)
 	return !strcmp(elem, key);
 }
 
-const char *strpool_intern(struct strpool *p, const char *s)
+const char *sym_strpool_intern(struct sym_strpool *p, const char *s)
 {
 	size_t len = strlen(s), i;
 	char *copy;
@@ -78,10 +78,10 @@ const char *strpool_intern(struct strpool *p, const char *s)
 	return copy;
 }
 
-void strpool_release(struct strpool *p)
+void sym_strpool_release(struct sym_strpool *p)
 {
 	while (p->chunks) {
-		struct strpool_chunk *next = p->chunks->next;
+		struct sym_strpool_chunk *next = p->chunks->next;
 
 		free(p->chunks);
 		p->chunks = next;

@@ -44,14 +44,14 @@ size_t ptr_table_slot(const struct ptr_table *t, size_t hash,
 void ptr_table_release(struct ptr_table *t);	/* the table, not the elements */
 
 /* ---- strpool.c ------------------------------------------------------------------------------- */
-struct strpool_chunk;
-struct strpool {
+struct sym_strpool_chunk;
+struct sym_strpool {
 	struct ptr_table	index;		/* of the interned strings */
-	struct strpool_chunk	*chunks;	/* the bytes, freed together */
+	struct sym_strpool_chunk	*chunks;	/* the bytes, freed together */
 };
 /* The pool's copy of @s (equal strings give equal pointers), or NULL with errno ENOMEM. */
-const char *strpool_intern(struct strpool *p, const char *s);
-void strpool_release(struct strpool *p);
+const char *sym_strpool_intern(struct sym_strpool *p, const char *s);
+void sym_strpool_release(struct sym_strpool *p);
 
 /* ---- symtab.c -------------------------------------------------------------------------------- */
 struct sym_entry {
@@ -61,6 +61,7 @@ struct sym_entry {
 	const char	*dso;		/* interned "[mod]" for module symbols, NULL otherwise */
 	uint32_t	order;		/* input order: equal starts keep it, like perf's rbtree */
 	uint8_t		binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	bool		sized;		/* the end was given, not fixed up */
 };
 struct symtab {
 	struct sym_entry	*v;
@@ -76,7 +77,11 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 void symtab_finish(struct symtab *t, bool kallsyms);
 /* Only sort (perf keeps a JIT map's symbols as written). */
 void symtab_sort(struct symtab *t);
-/* The symbol containing @addr, or NULL. */
+/*
+ * The symbol containing @addr, or NULL. When symbols overlap (a label inside a function, its end
+ * fixed up to the next symbol), a symbol with its own size wins over fixed-up ones, then the
+ * latest start. (perf's answer there depends on the shape of its rbtree.)
+ */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 /* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
 struct sym_entry *symtab_find_name(const struct symtab *t, const char *name);
@@ -92,9 +97,9 @@ struct kallsyms {
 	uint64_t	text_end;	/* _etext, 0 when absent */
 };
 /* Parse the kallsyms text at @path. 0 or -errno (-ENODATA: no usable address in it). */
-int kallsyms_load(struct kallsyms *k, const char *path, struct strpool *pool);
+int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool);
 /* The same from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct strpool *pool);
+int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool);
 void kallsyms_release(struct kallsyms *k);
 
 /* ---- elf-file.c ------------------------------------------------------------------------------ */
@@ -109,7 +114,7 @@ struct load_seg {
  */
 struct elf_syms {
 	struct symtab	tab;		/* in the file's own address space (link addresses) */
-	struct strpool	names;		/* the table's names */
+	struct sym_strpool	names;		/* the table's names */
 	struct load_seg	*segs;		/* PT_LOAD headers, for file offset -> address */
 	size_t		nr_segs;
 	uint64_t	text, etext;	/* _text (else _stext) and _etext, 0 when absent */
@@ -177,26 +182,27 @@ struct kernel_syms {
 	struct elf_syms	vmlinux;
 	bool		have_vmlinux;
 	uint64_t	vmlinux_text;	/* _text in the vmlinux (link address) */
-	uint64_t	vmlinux_delta;	/* runtime address - vmlinux link address (KASLR), mod 2^64 */
-	uint64_t	map_start, map_end;	/* [kernel.kallsyms] map: record's MMAP or _text.._etext */
+	uint64_t	vmlinux_delta;	/* runtime - link address (KASLR), modulo 2^64 */
+	/* the [kernel.kallsyms] map: the recording's MMAP, else _text.._etext */
+	uint64_t	map_start, map_end;
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
 };
 /* Load kallsyms and the vmlinux (given or searched). 0 or -errno (an explicit file is bad). */
-int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct strpool *pool);
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool);
 /* A pid -1 mapping: the kernel's "[kernel.kallsyms]_text" or a module. 0 or -errno. */
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
-		   const char *filename, struct strpool *pool);
+		   const char *filename, struct sym_strpool *pool);
 /* Fill @e (sym, dso, sym_off, rc) for kernel address @addr. */
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
-		    struct strpool *pool);
+		    struct sym_strpool *pool);
 void kernel_syms_release(struct kernel_syms *k);
 /* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
-const char *kmod_dso_name(const char *path, struct strpool *pool);
+const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
 
 /* ---- session.c ------------------------------------------------------------------------------- */
 /* The name to hand out for @e: interned on first use so equal names give equal pointers. */
-const char *sym_entry_name(struct sym_entry *e, struct strpool *pool);
+const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
 
 #endif

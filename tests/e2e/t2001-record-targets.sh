@@ -17,8 +17,9 @@ test_expect_success PERF_EVENTS,PERF '-a records every task, existing ones named
 	wait $bg
 	share=$(hot_share a.data) && test -n "$share" &&
 	awk -v s="$share" "BEGIN { exit !(s > 0) }" &&
-	perf script -i a.data -F comm 2>/dev/null | sort -u >comms &&
-	test "$(wc -l <comms)" -gt 1
+	perf script -i a.data -F comm 2>serr | sort -u >comms &&
+	test "$(wc -l <comms)" -gt 1 && test -z "$(grep -v "^$" serr)" &&
+	perf report -i a.data --stdio >/dev/null 2>rerr && test -z "$(grep -v "^$" rerr)"
 '
 
 test_expect_success PERF_EVENTS,PERF '-C 0 records only CPU 0' '
