@@ -93,6 +93,18 @@ test_expect_success 'a second invocation appends runs 2 and 3 to the matrix' '
 	[ "$(json_get "$(run_dir)/matrix.json" vm-scalability.throughput | tr , "\n" | wc -l)" -eq 4 ]
 '
 
+test_expect_success 'memory that cannot be mapped: the reason, exit 1, no run, no zero metric' '
+	rc=0; "$KPROF" run anon-w-seq nr_task=1 unit_size=1P size=1P --runs 2 --no-profile \
+		-o big >out 2>err || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "mmap failed: Cannot allocate memory" err &&
+	! ls big/anon-w-seq/*/*/0 >/dev/null 2>&1 && ! ls -a big/anon-w-seq/*/* | grep -q tmp
+'
+
+test_expect_success 'an unwritable result root is a one-line error' '
+	rc=0; "$KPROF" run brk_test testtime=1 --no-profile -o /proc/kprof-no/x 2>err || rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "/proc/kprof-no" err
+'
+
 prereq_THP() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
 	! grep -q "\[never\]" /sys/kernel/mm/transparent_hugepage/enabled; }
 
