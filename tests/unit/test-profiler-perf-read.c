@@ -119,7 +119,7 @@ static void test_queue_limit(void)
 	struct perf_reader *r;
 	struct perf_record rec;
 	uint64_t last = 0, n = 0, backwards = 0;
-	char err[256];
+	char err[256] = "";
 
 	write_file(f.p, f.len);
 	free(f.p);
