@@ -363,10 +363,16 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
 	so.no_vmlinux_search = so.kallsyms != NULL;
 	l->sym = sym_session_new(&so);
+	if (!l->sym) {
+		int e = errno;
+
+		fail(err, errlen, -e, "cannot use the kernel symbols of %s: %s",
+		     so.vmlinux ? so.vmlinux : so.kallsyms ? so.kallsyms : "this machine",
+		     strerror(e));
+		free(snap);
+		return -e;
+	}
 	free(snap);
-	if (!l->sym)
-		return fail(err, errlen, -errno, "cannot set up symbolization: %s",
-			    strerror(errno));
 	if (frame_cache_init(&l->frames_seen))
 		return fail(err, errlen, -ENOMEM, "out of memory");
 	l->p = calloc(1, sizeof(*l->p));
