@@ -187,6 +187,9 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 	case PERF_RECORD_COMM:
 		return flush_samples(l, -1, ids[1], err, errlen);
 	case PERF_RECORD_FORK:
+		/* A new thread of the same process changes no address space, only its name. */
+		if (ids[0] == ids[1])
+			return flush_samples(l, -1, ids[2], err, errlen);
 		ret = flush_samples(l, ids[0], ids[2], err, errlen);
 		break;
 	default:	/* MMAP, MMAP2: a kernel map (pid -1) concerns every process */
