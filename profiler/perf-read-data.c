@@ -88,8 +88,8 @@ static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, s
 				   (unsigned long long)off, rec->hdr.type);
 	if (rec->hdr.size > r->data_end - off)
 		return reader_fail(err, errlen, -EINVAL,
-				   "record at offset %llu (type %u, size %u) runs past the end of the "
-				   "data section", (unsigned long long)off, rec->hdr.type,
+				   "record at offset %llu (type %u, size %u) runs past the end "
+				   "of the data section", (unsigned long long)off, rec->hdr.type,
 				   rec->hdr.size);
 	ret = fill(r, rec->hdr.size, err, errlen);
 	if (ret)

@@ -208,7 +208,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		nr += (uint64_t)__builtin_popcountll(h->adds_features[w]);
 	if (nr && (at > r->file_size || nr * sizeof(*sec) > r->file_size - at))
 		return reader_fail(err, errlen, -EINVAL,
-				   "truncated file: feature section table at %llu is outside the file",
+				   "truncated file: feature section table at %llu is outside "
+				   "the file",
 				   (unsigned long long)at);
 	sec = calloc(nr ? nr : 1, sizeof(*sec));
 	if (!sec)
@@ -222,7 +223,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 			continue;
 		if (sec[i].offset > r->file_size || sec[i].size > r->file_size - sec[i].offset) {
 			ret = reader_fail(err, errlen, -EINVAL,
-					  "feature %u section [%llu, +%llu) is outside the file", bit,
+					  "feature %u section [%llu, +%llu) is outside the file",
+					  bit,
 					  (unsigned long long)sec[i].offset,
 					  (unsigned long long)sec[i].size);
 			break;
@@ -231,7 +233,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
 		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC) {
 			if (sec[i].size > MAX_FEATURE_BYTES) {
-				ret = reader_fail(err, errlen, -EINVAL, "feature %u is too large", bit);
+				ret = reader_fail(err, errlen, -EINVAL,
+						  "feature %u is too large", bit);
 				break;
 			}
 			payload = malloc(sec[i].size ? sec[i].size : 1);
@@ -242,7 +245,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 			ret = reader_pread(r, payload, sec[i].size, sec[i].offset, err, errlen);
 			f = (struct feat){ payload, sec[i].size, false };
 			if (!ret && parse_feature(r, bit, &f))
-				ret = reader_fail(err, errlen, -EINVAL, "corrupt feature section %u", bit);
+				ret = reader_fail(err, errlen, -EINVAL,
+						  "corrupt feature section %u", bit);
 			free(payload);
 		}
 		i++;

@@ -45,7 +45,7 @@ struct perf_reader {
 	size_t			arena_len, arena_alloc, arena2_alloc;
 	struct queued_record	*queue;
 	size_t			nr_queued, queue_alloc;
-	size_t			ready, ready_pos;	/* queue[ready_pos..ready) go out next */
+	size_t			ready, ready_pos;	/* [ready_pos, ready): next out */
 	uint64_t		seq, next_flush, max_time, last_flush;
 	size_t			queue_limit;	/* queued bytes that force a half flush */
 	bool			eof;

@@ -57,7 +57,7 @@ struct perf_sample {
 	uint64_t	branch_nr, branch_hw_idx;
 	const void	*branches;	/* branch_nr x {from, to, flags} */
 	uint64_t	user_regs_abi;
-	const void	*user_regs;	/* popcount(attr.sample_regs_user) u64, when abi != 0 */
+	const void	*user_regs;	/* popcount(sample_regs_user) u64 when abi != 0 */
 	uint64_t	user_stack_size, user_stack_dyn_size;
 	const void	*user_stack;
 	uint64_t	weight, data_src, transaction;
@@ -110,8 +110,8 @@ struct perf_reader;
 
 /* One event of the file (one perf_file_attr). */
 struct perf_evattr {
-	struct perf_event_attr	attr;	/* as written, zero-extended or cut to our size */
-	char			*name;	/* EVENT_DESC name, else derived from type/config; owned */
+	struct perf_event_attr	attr;	/* as written, zero-extended or cut to ours */
+	char			*name;	/* EVENT_DESC's, else from type/config; owned */
 	uint64_t		*ids;	/* owned */
 	size_t			nr_ids;
 	size_t			idx;	/* position in the attrs section */
@@ -126,7 +126,7 @@ struct perf_file_info {
 struct perf_record_stats {
 	uint64_t	records, samples;
 	uint64_t	unknown_id;		/* samples whose id matches no attr (skipped) */
-	uint64_t	unordered;		/* records older than the last flush (perf warns too) */
+	uint64_t	unordered;	/* records older than the last flush (perf warns too) */
 };
 
 /* A record as handed out by perf_reader_next(). Valid until the next call. */

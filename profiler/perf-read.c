@@ -80,8 +80,8 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (have < 8)
-		return reader_fail(err, errlen, -EINVAL, "too short for a perf.data file (%zu bytes)",
-				   have);
+		return reader_fail(err, errlen, -EINVAL,
+				   "too short for a perf.data file (%zu bytes)", have);
 	if (h->magic == PERF_FILE_MAGIC2_SWAPPED)
 		return reader_fail(err, errlen, -ENOTSUP,
 				   "big-endian perf.data (recorded on another architecture) is not "
@@ -111,13 +111,14 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 				   (unsigned long long)h->attr_size);
 	if (!in_file(r, h->attrs.offset, h->attrs.size))
 		return reader_fail(err, errlen, -EINVAL,
-				   "truncated file: attrs section [%llu, +%llu) is outside the file "
-				   "(%llu bytes)", (unsigned long long)h->attrs.offset,
+				   "truncated file: attrs section [%llu, +%llu) is outside the "
+				   "file (%llu bytes)", (unsigned long long)h->attrs.offset,
 				   (unsigned long long)h->attrs.size,
 				   (unsigned long long)r->file_size);
 	if (h->attrs.size % h->attr_size || !h->attrs.size ||
 	    h->attrs.size / h->attr_size > MAX_ATTRS)
-		return reader_fail(err, errlen, -EINVAL, "bad attrs section size %llu (attr_size %llu)",
+		return reader_fail(err, errlen, -EINVAL,
+				   "bad attrs section size %llu (attr_size %llu)",
 				   (unsigned long long)h->attrs.size,
 				   (unsigned long long)h->attr_size);
 	if (h->data.offset < h->size || !in_file(r, h->data.offset, h->data.size))
@@ -133,12 +134,13 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int read_ids(struct perf_reader *r, struct perf_evattr *ev, const struct perf_file_section *s,
-		    char *err, size_t errlen)
+static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
+		    const struct perf_file_section *s, char *err, size_t errlen)
 {
 	if (!in_file(r, s->offset, s->size) || s->size % 8 || s->size / 8 > MAX_IDS_PER_ATTR)
 		return reader_fail(err, errlen, -EINVAL,
-				   "attr %zu: ids section [%llu, +%llu) is corrupt or outside the file",
+				   "attr %zu: ids section [%llu, +%llu) is corrupt or outside "
+				   "the file",
 				   ev->idx, (unsigned long long)s->offset,
 				   (unsigned long long)s->size);
 	ev->nr_ids = s->size / 8;
@@ -170,18 +172,21 @@ static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, s
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size > disk || size < PERF_ATTR_SIZE_VER0)
-		return reader_fail(err, errlen, -EINVAL, "attr %zu: bad attr.size %u (attr_size %zu)",
-				   ev->idx, size, disk);
+		return reader_fail(err, errlen, -EINVAL,
+				   "attr %zu: bad attr.size %u (attr_size %zu)", ev->idx, size,
+				   disk);
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	memcpy(&ev->attr, buf, size < sizeof(ev->attr) ? size : sizeof(ev->attr));
 	memcpy(&ids, buf + disk, sizeof(ids));
 	if (ev->attr.sample_type & ~PERF_SAMPLE_KNOWN_BITS)
-		return reader_fail(err, errlen, -ENOTSUP, "attr %zu: unknown sample_type bits 0x%llx",
-				   ev->idx, (unsigned long long)(ev->attr.sample_type &
-								 ~PERF_SAMPLE_KNOWN_BITS));
+		return reader_fail(err, errlen, -ENOTSUP,
+				   "attr %zu: unknown sample_type bits 0x%llx", ev->idx,
+				   (unsigned long long)(ev->attr.sample_type &
+							~PERF_SAMPLE_KNOWN_BITS));
 	if (ev->attr.read_format & ~PERF_READ_FORMAT_KNOWN)
-		return reader_fail(err, errlen, -ENOTSUP, "attr %zu: unknown read_format bits 0x%llx",
-				   ev->idx, (unsigned long long)ev->attr.read_format);
+		return reader_fail(err, errlen, -ENOTSUP,
+				   "attr %zu: unknown read_format bits 0x%llx", ev->idx,
+				   (unsigned long long)ev->attr.read_format);
 	return read_ids(r, ev, &ids, err, errlen);
 }
 
@@ -207,7 +212,8 @@ static int index_ids(struct perf_reader *r, char *err, size_t errlen)
 					perf_sample_is_pos(a->sample_type) != r->is_pos ||
 					r->id_pos < 0 || a->sample_id_all != first->sample_id_all))
 			return reader_fail(err, errlen, -EINVAL,
-					   "attrs disagree on where the sample id is (attr %zu)", i);
+					   "attrs disagree on where the sample id is (attr %zu)",
+					   i);
 		n += r->attrs[i].nr_ids;
 	}
 	if (r->nr_attrs == 1)

@@ -36,8 +36,9 @@ static const char *intern(struct comm_table *t, const char *s)
 		for (size_t j = 0; j < t->alloc_names; j++) {
 			if (!t->names[j])
 				continue;
-			for (i = str_hash(t->names[j]) & (alloc - 1); names[i]; i = (i + 1) & (alloc - 1))
-				;
+			i = str_hash(t->names[j]) & (alloc - 1);
+			while (names[i])
+				i = (i + 1) & (alloc - 1);
 			names[i] = t->names[j];
 		}
 		free(t->names);

@@ -11,7 +11,8 @@
 
 #define FRAME_CACHE_SLOTS	(1u << 16)
 #define NO_PID			INT32_MIN
-#define FIRST_GEN		1	/* of every address space never changed; entries start at 0 */
+/* The generation of an address space never changed; empty cache entries have 0. */
+#define FIRST_GEN		1
 
 int frame_cache_init(struct frame_cache *c)
 {

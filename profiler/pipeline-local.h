@@ -51,7 +51,7 @@ struct frame_cache_entry {
 
 struct frame_cache {
 	struct frame_cache_entry	*e;
-	int32_t				*pids;		/* pid -> gen, open addressing */
+	int32_t				*pids;	/* pid -> gen, open addressing */
 	uint32_t			*gens;
 	size_t				nr_pids, alloc_pids;
 	uint32_t			next_gen;
@@ -82,13 +82,13 @@ static inline struct frame_cache_entry *frame_cache_slot(struct frame_cache *c, 
  */
 struct agg_entry {
 	uint64_t	hash, ip, period, samples;
-	size_t		at;		/* index of the chain's first word in agg_table.words */
+	size_t		at;		/* the chain's first word in agg_table.words */
 	uint32_t	nr;		/* chain words */
 	uint32_t	event;		/* attr index */
 	int32_t		pid, tid;
 	uint16_t	misc;		/* header.misc cpumode bits */
-	bool		dead;		/* flushed already (a tombstone until the next full flush) */
-	uint32_t	next_pid, next_tid;	/* entry number + 1 of the next of this pid / tid */
+	bool		dead;		/* flushed: a tombstone until a full flush */
+	uint32_t	next_pid, next_tid;	/* next entry (+ 1) of this pid / tid */
 };
 
 /* pid or tid -> the newest entry of that task (entry number + 1), open addressing. */
@@ -99,7 +99,7 @@ struct agg_heads {
 };
 
 struct agg_table {
-	uint32_t		*index;		/* alloc slots: 0 empty, else entry number + 1 */
+	uint32_t		*index;		/* 0 empty, else entry number + 1 */
 	size_t			alloc;
 	struct agg_entry	*entries;	/* nr entries, live and dead */
 	size_t			nr, entries_alloc;

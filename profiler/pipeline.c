@@ -29,12 +29,12 @@ struct loader {
 	struct perf_reader		*r;
 	struct sym_session		*sym;
 	struct profile			*p;
-	struct callgraph		**cgs;		/* per attr, created on its first sample */
+	struct callgraph		**cgs;		/* per attr, from its 1st sample */
 	uint64_t			*nr_samples;	/* per attr */
 	struct comm_table		comms;
 	struct agg_table		agg;		/* raw samples not yet symbolized */
 	struct frame_cache		frames_seen;
-	struct symstack_table		stacks;		/* symbolized, not yet in the graphs */
+	struct symstack_table		stacks;		/* symbolized, not in graphs */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	struct cg_frame			frames[MAX_STACK + 1];
 };

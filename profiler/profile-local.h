@@ -20,13 +20,14 @@ struct profile_load_opts {
 	const char	*vmlinux;	/* --vmlinux PATH, or NULL */
 	const char	*kallsyms;	/* --kallsyms PATH; NULL: "<file>.kallsyms" if it exists
 					 * (written by kprof record), else /proc/kallsyms */
-	bool		keep_pid;	/* tasks carry pid (collapse --pid/--tid); else pid = -1 */
+	bool		keep_pid;	/* tasks carry pid (collapse --pid/--tid); else -1 */
 	bool		keep_tid;
-	bool		keep_addrs;	/* unresolved frames keep their address (collapse --addrs) */
+	bool		keep_addrs;	/* unresolved frames keep their address (--addrs) */
 };
 
 struct profile_event {
-	char		*name;		/* perf's event name: "cpu-clock", "cycles:pp", "sched:sched_switch" */
+	/* perf's event name: "cpu-clock", "cycles:pp", "sched:sched_switch" */
+	char		*name;
 	struct callgraph *cg;		/* owned by the profile */
 	uint64_t	nr_samples;
 };
@@ -39,8 +40,8 @@ struct profile {
 	int			nr_cpus;			/* 0 when absent */
 	uint64_t		nr_unthrottle;
 	uint64_t		nr_lost_samples;	/* PERF_RECORD_LOST_SAMPLES totals */
-	uint64_t		nr_unknown_id;		/* samples of no known event (skipped) */
-	char			*kernel_source;		/* symbolize's kernel symbol source */
+	uint64_t		nr_unknown_id;	/* samples of no known event (skipped) */
+	char			*kernel_source;	/* symbolize's kernel symbol source */
 };
 
 /* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */

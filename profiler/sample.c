@@ -225,7 +225,7 @@ int perf_sample_id_decode(const void *body, size_t len, const struct perf_event_
 	c.left = size;
 	if (!size)
 		return 0;
-	/* Trailer order (perf_event__output_id_sample): tid, time, id, stream_id, cpu, identifier. */
+	/* Order (perf_event__output_id_sample): tid, time, id, stream_id, cpu, identifier. */
 	if (type & PERF_SAMPLE_TID)
 		take_u32_pair(&c, &s->pid, &s->tid);
 	if (type & PERF_SAMPLE_TIME)

@@ -23,7 +23,8 @@ pfx_filter() { grep -v -E '(^|\.)__(pfx|cfi)_' "$1" >"$1.cmp" || true; }
 compare_lkp() {
 	local data=$1
 	# shellcheck disable=SC2086
-	perf report $LKP_OPTS -i "$data" 2>/dev/null | perl "$E2E/lkp-parse-perf-profile.pl" >"$data.perf"
+	perf report $LKP_OPTS -i "$data" 2>/dev/null |
+		perl "$E2E/lkp-parse-perf-profile.pl" >"$data.perf"
 	"$KPROF" report --format lkp -i "$data" >"$data.kprof"
 	test -s "$data.perf" && test -s "$data.kprof"
 	pfx_filter "$data.perf"
@@ -35,8 +36,10 @@ compare_lkp() {
 # does, instead of the copies perf cached at record time; on a machine where other programs are
 # being rebuilt while -a records them, the two would otherwise name their samples differently.
 test_expect_success PERF,PERF_EVENTS 'record the fixture per command and system wide' '
-	perf record -q -B -N -g -e cpu-clock -o cmd.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
-	perf record -q -B -N -a -g -e cpu-clock -o sys.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
+	perf record -q -B -N -g -e cpu-clock -o cmd.data "$FIXTURES/calltree" 1 \
+		>/dev/null 2>&1 &&
+	perf record -q -B -N -a -g -e cpu-clock -o sys.data "$FIXTURES/calltree" 1 \
+		>/dev/null 2>&1 &&
 	test -s cmd.data && test -s sys.data
 '
 
@@ -45,16 +48,18 @@ test_expect_success PERF,PERF_EVENTS 'per command: lkp keys equal perf report pa
 '
 
 test_expect_success PERF,PERF_EVENTS 'per command: the fixture call tree is in the keys' '
-	grep -q "^perf-profile.calltrace.cpu-clock.spin.leaf_a.phase_a.run.main: " cmd.data.kprof &&
-	grep -q "^perf-profile.calltrace.cpu-clock.shared.recurse.recurse.recurse.recurse: " cmd.data.kprof &&
-	grep -q "^perf-profile.calltrace.cpu-clock.shared.phase_b.run.main.__libc_start_call_main: " cmd.data.kprof &&
-	grep -q "^perf-profile.children.cpu-clock.recurse: " cmd.data.kprof &&
-	grep -q "^perf-profile.self.cpu-clock.spin: " cmd.data.kprof
+	for k in calltrace.cpu-clock.spin.leaf_a.phase_a.run.main \
+		 calltrace.cpu-clock.shared.recurse.recurse.recurse.recurse \
+		 calltrace.cpu-clock.shared.phase_b.run.main.__libc_start_call_main \
+		 children.cpu-clock.recurse self.cpu-clock.spin; do
+		grep -q "^perf-profile.$k: " cmd.data.kprof || { echo "no $k"; exit 1; }
+	done
 '
 
 test_expect_success PERF,PERF_EVENTS 'keys are sorted, unique, >= 0.05, two decimals' '
 	LC_ALL=C sort -c -u cmd.data.kprof &&
-	! grep -v -E "^perf-profile\.(calltrace|children|self)\.cpu-clock\.[^ ]+: [0-9]+\.[0-9][0-9]$" cmd.data.kprof &&
+	line="^perf-profile\.(calltrace|children|self)\.cpu-clock\.[^ ]+: [0-9]+\.[0-9]{2}$" &&
+	! grep -v -E "$line" cmd.data.kprof &&
 	awk -F": " "\$2 < 0.05 { exit 1 }" cmd.data.kprof
 '
 
@@ -62,7 +67,7 @@ test_expect_success PERF,PERF_EVENTS,KALLSYMS 'system wide (-a, dummy:HG): lkp k
 	compare_lkp sys.data
 '
 
-test_expect_success PERF,PERF_EVENTS '--weight samples and --calltrace-min change what they should' '
+test_expect_success PERF,PERF_EVENTS '--weight samples and --calltrace-min do their job' '
 	"$KPROF" report -i cmd.data --weight samples >w.keys &&
 	grep -q "^perf-profile.children.cpu-clock.main: " w.keys &&
 	"$KPROF" report -i cmd.data --calltrace-min 100 >c.keys &&
@@ -73,7 +78,8 @@ test_expect_success PERF,PERF_EVENTS '--weight samples and --calltrace-min chang
 # perf's table rows "Children% Self% dso [k] sym" and kprof's, as "dso sym children self".
 # Unresolved rows are left out: perf makes one per address, kprof one per module.
 table_rows() {
-	perl -ne 'print "$3 $4 $1 $2\n" if /^\s*([0-9.]+)%\s+([0-9.]+)%\s+(\S+)\s+(?:\[.\]\s+)?(\S+)/' "$1" |
+	perl -ne 'print "$3 $4 $1 $2\n"
+		  if /^\s*([0-9.]+)%\s+([0-9.]+)%\s+(\S+)\s+(?:\[.\]\s+)?(\S+)/' "$1" |
 		grep -v -E "^\[unknown\] | (0x)?[0-9a-f]{8,} " | LC_ALL=C sort
 }
 

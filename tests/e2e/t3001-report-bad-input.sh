@@ -19,7 +19,10 @@ expect_refused() {
 }
 
 # patch FILE OFFSET HEXBYTES: overwrite bytes in place.
-patch() { printf "$(echo "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+patch() {
+	printf "$(echo "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 
 u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
 
@@ -41,7 +44,8 @@ test_expect_success 'a directory' '
 '
 
 test_expect_success PERF,PERF_EVENTS 'record a small real perf.data' '
-	perf record -q -g -e cpu-clock -F 2000 -o good.data "$FIXTURES/calltree" 0.1 >/dev/null 2>&1 &&
+	perf record -q -g -e cpu-clock -F 2000 -o good.data "$FIXTURES/calltree" 0.1 \
+		>/dev/null 2>&1 &&
 	"$KPROF" report -i good.data >good.keys && test -s good.keys
 '
 
@@ -51,7 +55,8 @@ test_expect_success PERF,PERF_EVENTS 'a --vmlinux or --kallsyms that does not ex
 '
 
 test_expect_success PERF,PERF_EVENTS 'byte-swapped (big-endian) magic' '
-	cp good.data be.data && patch be.data 0 32454c4946524550 && expect_refused be.data big-endian
+	cp good.data be.data && patch be.data 0 32454c4946524550 &&
+	expect_refused be.data big-endian
 '
 
 test_expect_success PERF,PERF_EVENTS 'pipe-mode perf.data' '
@@ -88,8 +93,10 @@ test_expect_success PERF,PERF_EVENTS 'cut at every byte of the header, attrs and
 
 test_expect_success PERF,PERF_EVENTS 'cut at a spread of offsets through the data and features' '
 	size=$(stat -c %s good.data) data_off=$(u64 good.data 40) &&
-	for n in $(seq "$((data_off + 17))" "$(( (size - data_off) / 100 + 1 ))" "$((size - 1))"); do
-		head -c "$n" good.data >cut.data && expect_refused cut.data "truncated\|outside the file" || exit 1
+	step=$(( (size - data_off) / 100 + 1 )) &&
+	for n in $(seq "$((data_off + 17))" "$step" "$((size - 1))"); do
+		head -c "$n" good.data >cut.data &&
+		expect_refused cut.data "truncated\|outside the file" || exit 1
 	done
 '
 

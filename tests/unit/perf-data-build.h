@@ -71,7 +71,8 @@ static void put_string(struct buf *b, const char *s)
 
 struct file_opts {
 	size_t		attr_bytes;	/* on-disk struct perf_event_attr size */
-	int		nr_attrs;	/* 1 or 2: cpu-clock (ids 100, 101), dummy:HG (110, 111) */
+	int		nr_attrs;	/* 1 or 2: cpu-clock (ids 100, 101), dummy:HG (110,
+					 * 111) */
 	bool		event_desc;
 	void		(*records)(struct buf *b);
 	uint64_t	sample_type;	/* 0: IDENTIFIER|IP|TID|TIME|PERIOD */

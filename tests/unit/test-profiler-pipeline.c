@@ -233,7 +233,8 @@ static void test_two_events(void)
 		is_str(p->events[1].name, "dummy:HG", "the second by its EVENT_DESC name");
 		ok(p->events[0].nr_samples == 2 && p->events[1].nr_samples == 1,
 		   "samples by id");
-		ok(strstr(s.text, ":9 -1 -1:leaf<-mid<-top 200 2\n") != NULL, "first event's graph");
+		ok(strstr(s.text, ":9 -1 -1:leaf<-mid<-top 200 2\n") != NULL,
+		   "first event's graph");
 	}
 	profile_free(p);
 }
