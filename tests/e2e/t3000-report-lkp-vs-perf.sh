@@ -7,18 +7,16 @@
 # within 0.01. The table must agree with `perf report --children -g none --sort=dso,symbol`,
 # and the JSON must be valid and hold the same keys as the lkp format.
 #
-# Where perf 6.1 itself is wrong: it names a kernel address in a function's 16-byte padding
-# after its __pfx_ symbol (e.g. __pfx_clear_bss for the return address past the end of the
-# noreturn x86_64_start_reservations); current perf and kprof skip __pfx_/__cfi_ symbols. Keys
-# with such a name are removed from perf's side before comparing (pfx_filter below); the chains
-# they stood in are otherwise unchanged, so every other key still has to match.
+# Where perf 6.1 itself is wrong: it names a kernel address in the 16-byte padding before a
+# function after its __pfx_ symbol (e.g. __pfx_clear_bss for the return address just past the end
+# of the noreturn x86_64_start_reservations, in every idle stack of the boot CPU); current perf
+# and kprof skip __pfx_/__cfi_ symbols, so the address is the preceding function's.
+# lkp-pfx-rename.pl rewrites perf 6.1's keys that way (looking the function up in
+# /proc/kallsyms) before comparing; every key still has to match.
 . "$(dirname "$0")/lib.sh"
 
 E2E=$KPROF_SRC/tests/e2e
 LKP_OPTS="--children --header -U -g folded,0.5,callee --sort=dso,symbol"
-
-# perf 6.1's __pfx_ names (see above) are not compared.
-pfx_filter() { grep -v -E '(^|\.)__(pfx|cfi)_' "$1" >"$1.cmp" || true; }
 
 compare_lkp() {
 	local data=$1
@@ -27,9 +25,9 @@ compare_lkp() {
 		perl "$E2E/lkp-parse-perf-profile.pl" >"$data.perf"
 	"$KPROF" report --format lkp -i "$data" >"$data.kprof"
 	test -s "$data.perf" && test -s "$data.kprof"
-	pfx_filter "$data.perf"
-	pfx_filter "$data.kprof"
-	perl "$E2E/lkp-keys-compare.pl" "$data.perf.cmp" "$data.kprof.cmp" 0.01
+	perl "$E2E/lkp-pfx-rename.pl" /proc/kallsyms <"$data.perf" >"$data.perf.cmp"
+	! grep -E "(^|\.)__(pfx|cfi)_" "$data.kprof"
+	perl "$E2E/lkp-keys-compare.pl" "$data.perf.cmp" "$data.kprof" 0.01
 }
 
 # -B -N (no build ids, no build-id cache): perf report then reads the binaries by path, as kprof
