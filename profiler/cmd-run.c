@@ -246,6 +246,25 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* A failed run's log is removed with its directory: show the workers' own error lines. */
+static void report_log_errors(const char *logpath)
+{
+	char line[512];
+	int shown = 0;
+	FILE *fp = fopen(logpath, "re");
+
+	if (!fp)
+		return;
+	while (shown < 5 && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "failed") || strstr(line, "Skipping") || strstr(line, "wrong")) {
+			pr_err("%s", line);
+			shown++;
+		}
+	}
+	fclose(fp);
+}
+
 /* Everything of one finished run into stats.json and meta.json in @dir. */
 static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpath,
 			   const struct run_result *res, const struct monitor *mon,
@@ -370,7 +389,7 @@ static int run_once(struct run_ctx *c)
 	if (run_counters_stop(counters, &counted) && !ret)
 		ret = -ENOMEM;
 	counters = NULL;
-	if (prof) {
+	if (prof && !run_interrupted) {	/* interrupted: the profile is aborted below */
 		int r = run_profile_stop(prof, tmpdir);
 
 		if (!ret)
@@ -379,13 +398,17 @@ static int run_once(struct run_ctx *c)
 	progress_done();
 	if (!ret && run_interrupted)
 		ret = -EINTR;
-	if (!ret && (!WIFEXITED(res.status) || WEXITSTATUS(res.status))) {
-		pr_err("%s: run %d failed (see %s)", workload_name(c->w), run_no,
-		       WIFSIGNALED(res.status) ? "the signal" : "the message above");
-		ret = -EIO;
-	}
 	fclose(log);
 	log = NULL;
+	if (!ret && (!WIFEXITED(res.status) || WEXITSTATUS(res.status))) {
+		report_log_errors(logpath);
+		if (WIFSIGNALED(res.status))
+			pr_err("%s: run %d killed by signal %d", workload_name(c->w), run_no,
+			       WTERMSIG(res.status));
+		else
+			pr_err("%s: run %d failed", workload_name(c->w), run_no);
+		ret = -EIO;
+	}
 	if (!ret)
 		ret = write_run_stats(c, tmpdir, logpath, &res, mon, prof, &counted, &main_value);
 out:

@@ -340,8 +340,7 @@ static int do_tasks(struct usemem *um, char *err, size_t errlen)
 			failed++;
 	}
 	if (!ret && failed)
-		ret = wl_fail(err, errlen, -EIO, "usemem: %u of %u tasks failed (see the log)",
-			      failed, nr_task);
+		ret = wl_fail(err, errlen, -EIO, "usemem: %u of %u tasks failed", failed, nr_task);
 	return ret;
 }
 
