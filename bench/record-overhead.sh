@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # record-overhead.sh - what system-wide profiling costs a busy two-CPU workload.
 #
-# Two copies of tests/fixtures/record-work spin in hot_leaf() for SECS seconds each (one per
-# CPU) and report how many calls they made. Each round runs the workload three ways, in turn:
-# not profiled, under `kprof record -a -g`, under `perf record -a -g` at the same rate
-# (-e cpu-clock -F 4000, kprof's default for cpu-clock). Prints each round and the median
-# throughput loss of kprof and perf as a ratio of the unprofiled throughput, and the lost
-# samples of each recording. Needs root (system-wide) and perf.
+# Two copies of tests/fixtures/record-work spin in hot_leaf() for SECS seconds (one per CPU)
+# and report their calls and the CPU time they used. Each round runs the workload three ways,
+# in turn: not profiled, under `kprof record -a -g`, under `perf record -a -g` at the same rate
+# (-e cpu-clock -F 4000, kprof's default rate for cpu-clock).
 #
-#   bench/record-overhead.sh [ROUNDS=3] [SECS=3]
+# Two throughputs per run, because this machine is shared and wall-clock speed swings with
+# other users' load:
+#   wall  calls per second of wall time (what the workload sees, noise included);
+#   cpu   calls per CPU second of the workload: the cost of sampling inside the workload
+#         (interrupts, kernel + user call-chain walks), independent of other load.
+# plus the CPU seconds the profiler itself used. Reported: median over rounds of each loss
+# ratio (1 - profiled / unprofiled of the same round) and the samples lost. Needs root and perf.
+#
+#   bench/record-overhead.sh [ROUNDS=5] [SECS=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-3}
+rounds=${1:-5}
 secs=${2:-3}
 ms=$((secs * 1000))
 W=build/tests/fixtures/record-work
@@ -20,42 +26,60 @@ make -s "$W" "$K" >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-workload() { # run two spinners, print the sum of their calls
+workload() { # two spinners; prints "calls cpu_seconds" summed
 	"$W" count $ms >"$tmp/a" & local a=$!
 	"$W" count $ms >"$tmp/b" & local b=$!
 	wait $a $b
-	echo $(($(cat "$tmp/a") + $(cat "$tmp/b")))
+	cat "$tmp/a" "$tmp/b" | awk '{ c += $1; s += $2 } END { printf "%d %.6f\n", c, s }'
+}
+
+cpu_of() { # PID: its user + system CPU seconds so far
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"
 }
 
 lost_kprof() { sed -n 's/.*samples (\([0-9]*\) lost.*/\1/p' "$tmp/kerr"; }
 lost_perf() { perf report -i "$tmp/p.data" --stats 2>/dev/null |
-	awk '/LOST events:/ { print $3; found = 1 } END { if (!found) print 0 }'; }
+	awk '/LOST events:/ { n = $3 } END { print n + 0 }'; }
 
-declare -a base kp pf
-printf '%-6s %14s %14s %14s %10s %10s\n' round unprofiled kprof perf kprof-lost perf-lost
+profiled() { # NAME CMD...: run the workload under CMD; sets run_NAME and cpu_NAME
+	"${@:2}" & local rec=$!
+	sleep 1		# both tools open events and synthesize /proc before the workload
+	local out
+	out=$(workload)
+	local cpu
+	cpu=$(cpu_of $rec)
+	kill -INT $rec
+	wait $rec || :
+	printf -v "run_$1" '%s' "$out"
+	printf -v "cpu_$1" '%s' "$cpu"
+}
+
+rows=()
+printf '%-5s %-22s %-22s %-22s %8s %8s %6s %6s\n' round "unprofiled calls cpu-s" \
+	"kprof calls cpu-s" "perf calls cpu-s" kprof-cpu perf-cpu k-lost p-lost
 for r in $(seq 1 "$rounds"); do
-	base[r]=$(workload)
-
-	"$K" record -a -g -e cpu-clock -F 4000 -o "$tmp/k.data" 2>"$tmp/kerr" & rec=$!
-	sleep 0.3
-	kp[r]=$(workload)
-	kill -INT $rec; wait $rec
-
-	perf record -q -a -g -e cpu-clock -F 4000 -o "$tmp/p.data" 2>/dev/null & rec=$!
-	sleep 0.3
-	pf[r]=$(workload)
-	kill -INT $rec; wait $rec || :
-
-	printf '%-6s %14s %14s %14s %10s %10s\n' "$r" "${base[r]}" "${kp[r]}" "${pf[r]}" \
-		"$(lost_kprof)" "$(lost_perf)"
+	run_base=$(workload)
+	profiled kprof "$K" record -a -g -e cpu-clock -F 4000 -o "$tmp/k.data" 2>"$tmp/kerr"
+	profiled perf perf record -q -a -g -e cpu-clock -F 4000 -o "$tmp/p.data" 2>/dev/null
+	# shellcheck disable=SC2154
+	rows+=("$run_base $run_kprof $run_perf")
+	# shellcheck disable=SC2154
+	printf '%-5s %-22s %-22s %-22s %8s %8s %6s %6s\n' "$r" "$run_base" "$run_kprof" \
+		"$run_perf" "$cpu_kprof" "$cpu_perf" "$(lost_kprof)" "$(lost_perf)"
 done
 
-# Loss per round = 1 - profiled / unprofiled of the same round; the median over rounds.
-median_loss() { # NAME...: values of the profiled array
-	local -n arr=$1
-	for r in $(seq 1 "$rounds"); do
-		awk -v p="${arr[r]}" -v b="${base[r]}" 'BEGIN { printf "%.4f\n", 1 - p / b }'
-	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+# Median over rounds of 1 - profiled/unprofiled, on wall (calls) and cpu (calls/cpu-s).
+printf '%s\n' "${rows[@]}" | awk -v secs="$secs" '
+function median(a, n,    i, j, t) {
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return a[int((n + 1) / 2)]
 }
-echo "kprof record -a -g: median throughput loss $(median_loss kp)"
-echo "perf record -a -g:  median throughput loss $(median_loss pf)"
+{
+	n++
+	kw[n] = 1 - $3 / $1; pw[n] = 1 - $5 / $1
+	kc[n] = 1 - ($3 / $4) / ($1 / $2); pc[n] = 1 - ($5 / $6) / ($1 / $2)
+}
+END {
+	printf "median loss, wall throughput:   kprof %.4f  perf %.4f\n", median(kw, n), median(pw, n)
+	printf "median loss, per workload CPU:  kprof %.4f  perf %.4f\n", median(kc, n), median(pc, n)
+}'

@@ -125,13 +125,28 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 	return -1;
 }
 
+/* "a,b,c,..." as is when short, else "a and N more events". */
+static const char *short_list(const char *list, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!list)
+		return "?";
+	if (strlen(list) < len / 2)
+		return list;
+	for (const char *p = list; (p = strchr(p, ',')); p++)
+		n++;
+	snprintf(buf, len, "%.*s and %zu more events", (int)strcspn(list, ","), list, n);
+	return buf;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
 	struct record_session *rs = NULL;
 	struct record_stats st = { 0 };
 	struct target_args t = { 0 };
-	char err[512] = "";
+	char err[512] = "", events[96];
 	int ret, status, sig;
 	char **cmd;
 
@@ -168,7 +183,8 @@ int cmd_record(int argc, char **argv)
 	}
 	pr_info("recorded %llu samples (%llu lost, %llu throttled) of %s into %s",
 		(unsigned long long)st.samples, (unsigned long long)st.lost,
-		(unsigned long long)st.throttled, st.event_used ? st.event_used : "?", o.output);
+		(unsigned long long)st.throttled, short_list(st.event_used, events, sizeof(events)),
+		o.output);
 	free(st.event_used);
 	ret = KPROF_EXIT_OK;
 out:

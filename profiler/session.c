@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +160,7 @@ static int fork_held(struct session *s, char *const *argv, char *err, size_t err
 int session_new(const struct session_target *t, struct session **out, char *err, size_t errlen)
 {
 	struct session *s = calloc(1, sizeof(*s));
+	struct rlimit rl;
 	pid_t *tids = NULL;
 	size_t nr_tids = 0;
 	int ret = 0;
@@ -166,6 +168,11 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 	if (!s)
 		return -ENOMEM;
 	libperf_init_once();
+	/* One fd per event x CPU x thread: `-e 'syscalls:*'` needs thousands. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	s->child = -1;
 	s->go_fd = s->exec_err_fd = -1;
 	if (t->counting && !t->system_wide && !t->cpus && (t->argv || t->nr_pids))
