@@ -5,6 +5,7 @@
 # perf-profile keys and profile.folded.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
 
 
 # perf_symbols ARGS...: the symbols (children view) perf sees while `kprof run ARGS` runs.
