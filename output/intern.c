@@ -306,7 +306,7 @@ uint64_t percent_hundredths(uint64_t part, uint64_t total)
 
 	if (!total)
 		return 0;
-	/* The same expression and format as perf (hist.c, callchain.c): the rounding is printf's. */
+	/* perf's expression and format (hist.c, callchain.c): the rounding is printf's. */
 	snprintf(buf, sizeof(buf), "%.2f", part * 100.0 / total);
 	for (p = buf; *p; p++) {
 		if (*p >= '0' && *p <= '9')

@@ -83,7 +83,7 @@ struct idtab_slot {
 /* Zero-initialise ({0}) to use; idtab_release() frees it. */
 struct idtab {
 	struct idtab_slot	*slots;
-	size_t			mask;		/* capacity - 1 (capacity a power of two), 0: none */
+	size_t			mask;		/* capacity - 1 (a power of two); 0: no slots */
 	size_t			nr;
 };
 

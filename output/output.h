@@ -71,11 +71,12 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 const char *callgraph_intern(struct callgraph *cg, const char *s);
 
 /*
- * Promise (on = true) that every string pointer given to callgraph_add() keeps its text
- * unchanged for as long as samples are added, as sym_session's names do. The graph then maps
- * each distinct caller frame to its interned frame once and later adds hash no text (several
- * times faster). Off by default: a caller that reuses one buffer for different names must
- * leave it off. The graph still copies every string; nothing is kept after the adds.
+ * Promise (on = true) that every frame string pointer (cg_frame.sym, .dso) given to
+ * callgraph_add() keeps its text unchanged for as long as samples are added, as sym_session's
+ * names do. The graph then maps each distinct caller frame to its interned frame once and later
+ * adds hash no text (several times faster). Off by default: a caller that reuses one buffer for
+ * different names must leave it off. Task comms are not concerned (always hashed). The graph
+ * still copies every string and never reads the caller's after the adds.
  */
 void callgraph_stable_strings(struct callgraph *cg, bool on);
 

@@ -121,6 +121,7 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		struct flamegraph_input_opts *in)
 {
 	double before = flame_tree_total(tree, side);
+	const char *name = strcmp(path, "-") ? path : "standard input";
 	char err[512];
 
 	in->invalid_lines = 0;
@@ -129,14 +130,14 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		return -1;
 	}
 	if (in->invalid_lines && in->first_invalid)
-		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", path,
+		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", name,
 			(unsigned long long)in->invalid_lines,
 			(unsigned long long)in->first_invalid);
 	else if (in->invalid_lines)
-		pr_warn("%s: ignored %llu malformed lines", path,
+		pr_warn("%s: ignored %llu malformed lines", name,
 			(unsigned long long)in->invalid_lines);
 	if (!(flame_tree_total(tree, side) > before)) {
-		pr_err("%s: no samples to draw (not a profile kprof can read?)", path);
+		pr_err("%s: no samples to draw (not a profile kprof can read?)", name);
 		return -1;
 	}
 	return 0;

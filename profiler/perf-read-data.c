@@ -159,7 +159,8 @@ void *perf_grow_array(void *p, size_t *alloc, size_t need, size_t elem)
 	size_t n = *alloc ? *alloc : 64;
 	void *q;
 
-	if (need <= *alloc)
+	/* An array never grown is NULL even when nothing is needed: give it room anyway. */
+	if (need <= *alloc && p)
 		return p;
 	while (n < need)
 		n *= 2;

@@ -46,6 +46,7 @@ struct frame_cache_entry {
 	int32_t		pid;		/* -1 for kernel addresses */
 	uint32_t	gen, kgen;
 	const char	*sym, *dso;	/* owned by the sym_session */
+	uint64_t	sym_start;
 };
 
 struct frame_cache {

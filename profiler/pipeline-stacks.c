@@ -26,7 +26,7 @@ static uint64_t stack_hash(uint32_t event, const struct cg_task *task, const str
 	h = mix(h, (uint64_t)(uint32_t)task->pid << 32 | (uint32_t)task->tid);
 	for (size_t i = 0; i < n; i++) {
 		h = mix(h, (uintptr_t)f[i].sym ^ ((uint64_t)f[i].flags << 60));
-		h = mix(h, (uintptr_t)f[i].dso ^ f[i].addr);
+		h = mix(h, (uintptr_t)f[i].dso ^ f[i].addr ^ f[i].sym_start);
 	}
 	return h;
 }
@@ -35,7 +35,7 @@ static bool same_frames(const struct cg_frame *a, const struct cg_frame *b, size
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i].sym != b[i].sym || a[i].dso != b[i].dso || a[i].addr != b[i].addr ||
-		    a[i].flags != b[i].flags)
+		    a[i].flags != b[i].flags || a[i].sym_start != b[i].sym_start)
 			return false;
 	return true;
 }

@@ -65,6 +65,7 @@ static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int c
 		f->sym = NULL;
 		f->dso = res.dso;
 		f->addr = l->o->keep_addrs ? addr : 0;
+		f->sym_start = 0;
 		return;
 	}
 	if (kernel)
@@ -76,10 +77,18 @@ static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int c
 		*c = (struct frame_cache_entry){
 			.addr = addr, .pid = pid, .gen = kernel ? l->kgen : l->gen, .kgen = l->kgen,
 			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
+			/*
+			 * perf keeps same-named symbols of a module apart by their start. The
+			 * kernel's starts are the same in every process; a library's are not
+			 * (each process maps it elsewhere) and symbolize gives no module-relative
+			 * one, so user symbols are told apart by name only.
+			 */
+			.sym_start = res.sym && kernel ? res.sym_start : 0,
 		};
 	}
 	f->sym = c->sym;
 	f->dso = c->dso;
+	f->sym_start = c->sym_start;
 	f->addr = !c->sym && l->o->keep_addrs ? addr : 0;
 }
 

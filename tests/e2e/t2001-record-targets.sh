@@ -11,10 +11,9 @@ hot_share() { # FILE: percent of samples in record-work's hot_leaf
 }
 
 test_expect_success PERF_EVENTS,PERF '-a records every task, existing ones named' '
-	"$W" spin 1200 & bg=$!
-	sleep 0.2
+	"$W" forever & bg=$!
 	"$KPROF" record -a -g -e cpu-clock --duration 0.5 -o a.data 2>err
-	wait $bg
+	kill $bg; wait $bg || :
 	share=$(hot_share a.data) && test -n "$share" &&
 	awk -v s="$share" "BEGIN { exit !(s > 0) }" &&
 	perf script -i a.data -F comm 2>serr | sort -u >comms &&
@@ -52,6 +51,8 @@ test_expect_success PERF_EVENTS,PERF 'Ctrl-C (SIGINT) stops -a and writes a vali
 
 test_expect_success PERF_EVENTS,PERF 'SIGTERM stops a command recording, exit 0, valid file' '
 	"$KPROF" record -e cpu-clock -g -o t.data -- "$W" forever 2>err & rec=$!
+	# the command runs once kprof has opened everything (a loaded machine may take a while)
+	for i in $(seq 100); do pgrep -f "record-work forever" >/dev/null && break; sleep 0.1; done
 	sleep 0.5
 	kill -TERM $rec
 	rc=0; wait $rec || rc=$?

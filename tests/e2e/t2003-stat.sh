@@ -12,8 +12,8 @@ perf_count() { # EVENT CMD...: perf stat's count
 kprof_count() { # FILE EVENT: a count from kprof stat's stderr table
 	awk -v e="$2" '$2 == e { print $1 }' "$1"
 }
-near() { # A B: |A-B| <= 2% of B + 3
-	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * 0.02 + 3) }'
+near() { # A B: |A-B| <= 5% of B + 5 (other load adds involuntary switches to either run)
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * 0.05 + 5) }'
 }
 
 test_expect_success PERF_EVENTS,PERF 'page-faults agree with perf stat (4000 touched pages)' '

@@ -88,11 +88,13 @@ test_expect_success '--event-filter picks the event' '
 '
 
 test_expect_success 'samples printed on the header line (perf script without -g)' '
-	printf "%s\n" \
-		"            true 39654 [001] 19115.489713:          4 cpu-clock:  ffffffff9b201293 clear_page+0x3 ([kernel.kallsyms])" \
-		"            true 39654 [001] 19115.489719:          6 cpu-clock:      7fa68b1f2d84 _dl_start+0x4 (/usr/lib/ld-2.31.so)" \
-		"            true 39654 [001] 19115.489720:          1 cpu-clock:      7fa68b1f2d84 _dl_start+0x8 (/usr/lib/ld-2.31.so)" \
-		>single.txt &&
+	# "%16s" comm, as perf prints it when there is no call chain
+	line="%16s 39654 [001] 19115.4897%s: %10s cpu-clock:  %16s %s\n" &&
+	{
+		printf "$line" true 13 4 ffffffff9b201293 "clear_page+0x3 ([kernel.kallsyms])"
+		printf "$line" true 19 6 7fa68b1f2d84 "_dl_start+0x4 (/usr/lib/ld-2.31.so)"
+		printf "$line" true 20 1 7fa68b1f2d84 "_dl_start+0x8 (/usr/lib/ld-2.31.so)"
+	} >single.txt &&
 	"$KPROF" collapse --kernel single.txt >out &&
 	printf "true;_dl_start 7\ntrue;clear_page_[k] 4\n" >expected && test_cmp expected out &&
 	"$KPROF" collapse --perl-compat single.txt >out && test_must_be_empty out

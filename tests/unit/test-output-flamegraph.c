@@ -97,6 +97,8 @@ static int collect(const struct folded_frame *f, size_t nr, double count, double
 	return 0;
 }
 
+#define ZEROS_50 "00000000000000000000000000000000000000000000000000"
+
 static void test_folded_read(void)
 {
 	const char *text = "a;b;c 42\r\n"
@@ -107,13 +109,15 @@ static void test_folded_read(void)
 			   "f;;g 7\n"
 			   "17\n"
 			   " 2\n"
-			   "sp;x  4\n";
+			   "sp;x  4\n"
+			   "inf 1" ZEROS_50 ZEROS_50 ZEROS_50 ZEROS_50 ZEROS_50
+			   ZEROS_50 ZEROS_50 "\n";
 	struct folded_read_stats st;
 	struct collected c = { .nr = 0 };
 
 	is_int(folded_read_buf(text, strlen(text), collect, &c, &st), 0, "folded text parses");
-	is_u64(st.lines, 8, "non-empty lines counted");
-	is_u64(st.invalid, 2, "lines without a count (or only a count) are invalid");
+	is_u64(st.lines, 9, "non-empty lines counted");
+	is_u64(st.invalid, 3, "lines without a (finite) count, or only one, are invalid");
 	is_u64(st.first_invalid, 2, "the first invalid line is reported");
 	is_u64(st.two_counts, 1, "a difffolded line is recognised");
 	is_int(c.nr, 6, "six stacks");

@@ -177,7 +177,8 @@ static void test_many(void)
 	int i, err;
 
 	for (i = 0; i < 5000; i++) {
-		snprintf(stack, sizeof(stack), "f%d;g%d;?+%d@lib%d.so;main", i % 1000, i % 7, i, i % 3);
+		snprintf(stack, sizeof(stack), "f%d;g%d;?+%d@lib%d.so;main", i % 1000, i % 7, i,
+			 i % 3);
 		cg_test_add(cg, i % 2 ? "a b" : "c", stack, 1000 + i, 1);
 		total += 1000 + i;
 	}

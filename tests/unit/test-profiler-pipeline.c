@@ -238,6 +238,30 @@ static void test_two_events(void)
 	profile_free(p);
 }
 
+/* perf record without -g: samples without a call chain, the first one too. */
+static void records_no_chain(struct buf *b)
+{
+	uint64_t w[] = { 100, MID + 4, (uint64_t)3 << 32 | 3, 10, 7, 0 };
+
+	put_kernel_map(b);
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
+	w[3] = 11;
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
+}
+
+static void test_no_chain(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p;
+	struct seen s;
+
+	write_data(1, records_no_chain);
+	p = load(&o, &s);
+	ok(p && strstr(s.text, ":3 -1 -1:mid 14 2\n") != NULL,
+	   "samples without call chains are their ip alone");
+	profile_free(p);
+}
+
 static void test_errors(void)
 {
 	struct profile_load_opts o = { .kallsyms = syms };
@@ -265,6 +289,7 @@ int main(void)
 	fclose(fp);
 	test_names_and_frames();
 	test_two_events();
+	test_no_chain();
 	test_errors();
 	unlink(data);
 	unlink(syms);

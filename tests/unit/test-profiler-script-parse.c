@@ -294,6 +294,9 @@ static void test_detection(void)
 	ok(!script_looks_like("a;b;c 12\na;b 3\n", 15), "folded stacks are not");
 	ok(!script_looks_like("PERFILE2\0\0\0", 11), "perf.data is not");
 	ok(!script_looks_like("", 0), "empty input is not");
+	ok(script_looks_like(script, sizeof(script) - 20), "a head that ends inside a frame is");
+	ok(script_looks_like("   p 1 [0] 1.0: 1 c: ffff f (/bin/p)\n", 37), "one-line samples are");
+	ok(!script_looks_like("p 1 [0] 1.0: 1 c:\nnot a frame\n", 29), "a header alone is not");
 }
 
 int main(void)
