@@ -300,12 +300,17 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 		snprintf(err, errlen, "%s: %s", rs->output, strerror(-ret));
 		goto fail;
 	}
+	/*
+	 * Enable first, then synthesize: a task that starts or maps something meanwhile is in
+	 * the rings (read after the synthesized records; perf orders them by time anyway)
+	 * instead of falling between the /proc scan and the start of recording.
+	 */
+	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
+		session_enable(rs->sess);
 	synthesize(rs, o);
 	ret = session_drain_start(rs->sess, on_record, on_round, rs);
 	if (ret)
 		goto fail_msg;
-	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
-		session_enable(rs->sess);
 	*out = rs;
 	return 0;
 fail_msg:
