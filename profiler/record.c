@@ -301,16 +301,16 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 		goto fail;
 	}
 	/*
-	 * Enable first, then synthesize: a task that starts or maps something meanwhile is in
-	 * the rings (read after the synthesized records; perf orders them by time anyway)
-	 * instead of falling between the /proc scan and the start of recording.
+	 * Synthesize before enabling, as perf record does: the rings are not drained yet, and
+	 * a /proc scan on a busy machine is long enough to overflow them. (A task started in
+	 * between is named later by its first COMM/MMAP2 record, or not at all.)
 	 */
-	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
-		session_enable(rs->sess);
 	synthesize(rs, o);
 	ret = session_drain_start(rs->sess, on_record, on_round, rs);
 	if (ret)
 		goto fail_msg;
+	if (!argv || rs->system_wide)	/* else enable_on_exec starts them */
+		session_enable(rs->sess);
 	*out = rs;
 	return 0;
 fail_msg:
