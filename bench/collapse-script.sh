@@ -68,7 +68,8 @@ show() {
 		"$(rate "$wall")" "$cpu" "$(rate "$cpu")"
 }
 
-echo "input: $mb MB, $copies copies of $(awk -v b="$seed_size" 'BEGIN { printf "%.1f", b / 1e6 }') MB ($origin)"
+seed_mb=$(awk -v b="$seed_size" 'BEGIN { printf "%.1f", b / 1e6 }')
+echo "input: $mb MB, $copies copies of $seed_mb MB ($origin)"
 lines=$("$kprof" collapse "$input" | wc -l)
 echo "output: $lines folded lines"
 
@@ -76,7 +77,8 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 t_file=$(best "$kprof" collapse "$input")
 show "kprof collapse FILE" "$t_file"
 show "cat FILE | kprof collapse" "$(best sh -c 'cat "$1" | "$2" collapse' sh "$input" "$kprof")"
-show "kprof collapse --all --perl-compat FILE" "$(best "$kprof" collapse --all --perl-compat "$input")"
+show "kprof collapse --all --perl-compat FILE" \
+	"$(best "$kprof" collapse --all --perl-compat "$input")"
 
 if command -v stackcollapse-perf.pl >/dev/null 2>&1; then
 	t_perl=$(best stackcollapse-perf.pl "$input")

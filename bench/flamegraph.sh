@@ -34,14 +34,18 @@ awk -v samples="$SAMPLES" -v stacks="$STACKS" 'BEGIN {
 	}
 }' >"$work/profile.folded"
 
-measure() {	# measure LABEL CMD...: time, peak RSS, output size
+measure() {	# measure LABEL CMD...: wall and CPU time, peak RSS, output size
 	local label=$1; shift
-	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$work/out.svg"
-	read -r secs rss <"$work/time"
-	printf '%-28s %7.2f s  %7d KiB RSS  %9d bytes SVG  %6d frames\n' "$label" "$secs" "$rss" \
-		"$(stat -c %s "$work/out.svg")" "$(grep -c '^<g' "$work/out.svg" || true)"
+	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out.svg"
+	local secs user sys rss cpu
+	read -r secs user sys rss <"$work/time"
+	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+	printf '%-27s %6.2f s wall %6.2f s CPU %7d KiB RSS %10d B SVG %8d frames\n' "$label" \
+		"$secs" "$cpu" "$rss" "$(stat -c %s "$work/out.svg")" \
+		"$(grep -c '^<g' "$work/out.svg" || true)"
 }
 
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (wall time suffers when busy)"
 echo "input: $(wc -l <"$work/profile.folded") distinct stacks," \
 	"$(awk '{ n += $NF } END { print n }' "$work/profile.folded") samples," \
 	"$(stat -c %s "$work/profile.folded") bytes of folded text"

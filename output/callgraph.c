@@ -3,7 +3,7 @@
  * callgraph.c - distinct stacks -> (period, samples), hash-consed.
  *
  * Three levels of interning make a repeated sample cheap and allocation-free:
- *  1. strings (symbol, module, comm) live once in a string pool, so they compare with ==;
+ *  1. strings (symbol, module, comm) live once in a string table, so they compare with ==;
  *  2. a frame (sym, dso, addr, flags, sym_start) becomes a small integer id;
  *  3. a stack is (task id, frame ids) and is found by hashing those integers.
  * Adding a sample whose stack was seen before only hashes and adds two counters.
@@ -20,7 +20,7 @@ struct ext_frame {
 };
 
 struct callgraph {
-	struct strpool		strs;
+	struct strtab		strs;
 	struct arena		ids_mem;	/* the frame id arrays of the stacks */
 
 	struct cg_frame		*frames;	/* by frame id; strings interned */
@@ -35,13 +35,11 @@ struct callgraph {
 	size_t			nr_stacks, alloc_stacks;
 	struct idtab		stack_tab;
 
-	/* With stable strings: the caller's raw frames -> frame ids, and the last task. */
+	/* With stable strings: the caller's raw frames -> frame ids. */
 	bool			stable_strings;
 	struct ext_frame	*ext_frames;
 	size_t			nr_ext_frames, alloc_ext_frames;
 	struct idtab		ext_frame_tab;
-	struct cg_task		last_task;
-	uint32_t		last_task_id;
 
 	uint32_t		*scratch;	/* frame ids of the sample being added */
 	size_t			alloc_scratch;
@@ -55,8 +53,6 @@ struct callgraph *callgraph_new(void)
 
 	if (!cg)
 		errno = ENOMEM;
-	else
-		cg->last_task_id = IDTAB_NONE;
 	return cg;
 }
 
@@ -64,7 +60,7 @@ void callgraph_free(struct callgraph *cg)
 {
 	if (!cg)
 		return;
-	strpool_release(&cg->strs);
+	strtab_release(&cg->strs);
 	arena_release(&cg->ids_mem);
 	free(cg->frames);
 	idtab_release(&cg->frame_tab);
@@ -80,7 +76,7 @@ void callgraph_free(struct callgraph *cg)
 
 const char *callgraph_intern(struct callgraph *cg, const char *s)
 {
-	return strpool_intern(&cg->strs, s);
+	return strtab_intern(&cg->strs, s);
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */
@@ -111,9 +107,9 @@ static uint32_t frame_intern(struct callgraph *cg, const struct cg_frame *in, in
 	uint64_t h;
 	uint32_t id;
 
-	f.dso = strpool_intern(&cg->strs, f.dso);
+	f.dso = strtab_intern(&cg->strs, f.dso);
 	if (f.sym)
-		f.sym = strpool_intern(&cg->strs, f.sym);
+		f.sym = strtab_intern(&cg->strs, f.sym);
 	if (!f.dso || (in->sym && !f.sym)) {
 		*err = -ENOMEM;
 		return IDTAB_NONE;
@@ -172,7 +168,6 @@ static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *e
 void callgraph_stable_strings(struct callgraph *cg, bool on)
 {
 	cg->stable_strings = on;
-	cg->last_task_id = IDTAB_NONE;
 }
 
 /* ---- tasks -------------------------------------------------------------------------------- */
@@ -199,17 +194,16 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 	uint64_t h;
 	uint32_t id;
 
-	/* Samples come in runs of one task: with stable strings the last one is remembered. */
-	if (cg->stable_strings && in && cg->last_task_id != IDTAB_NONE &&
-	    in->comm == cg->last_task.comm && in->pid == cg->last_task.pid &&
-	    in->tid == cg->last_task.tid)
-		return cg->last_task_id;
-	if (in) {
+	if (in)
 		t = *in;
-		if (t.comm && !(t.comm = strpool_intern(&cg->strs, t.comm))) {
-			*err = -ENOMEM;
-			return IDTAB_NONE;
-		}
+	/* As for frames: a match on the caller's pointer means the comm is interned already. */
+	h = task_hash(&t);
+	id = idtab_find(&cg->task_tab, h, task_eq, &t, cg);
+	if (id != IDTAB_NONE)
+		return id;
+	if (t.comm && !(t.comm = strtab_intern(&cg->strs, t.comm))) {
+		*err = -ENOMEM;
+		return IDTAB_NONE;
 	}
 	h = task_hash(&t);
 	id = idtab_find(&cg->task_tab, h, task_eq, &t, cg);
@@ -218,9 +212,6 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 				  &cg->alloc_tasks, &t, sizeof(t));
 	if (id == IDTAB_NONE)
 		*err = -ENOMEM;
-	else if (in)
-		cg->last_task = *in;
-	cg->last_task_id = in ? id : IDTAB_NONE;
 	return id;
 }
 
@@ -245,7 +236,7 @@ static bool stack_eq(uint32_t id, const void *key, const void *ctx)
 	const struct cg_stack_rec *a = &cg->stacks[id], *b = key;
 
 	return a->task == b->task && a->nr == b->nr &&
-	       memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0;
+	       (!b->nr || memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0);
 }
 
 static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint64_t h)
@@ -255,7 +246,8 @@ static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint6
 
 	if (!ids)
 		return -ENOMEM;
-	memcpy(ids, key->ids, key->nr * sizeof(*ids));
+	if (key->nr)	/* an empty stack may come before any scratch space exists */
+		memcpy(ids, key->ids, key->nr * sizeof(*ids));
 	st.ids = ids;
 	if (idtab_append(&cg->stack_tab, h, (void **)&cg->stacks, &cg->nr_stacks,
 			 &cg->alloc_stacks, &st, sizeof(st)) == IDTAB_NONE)

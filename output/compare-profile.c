@@ -84,7 +84,8 @@ int compare_write_perf_profile(FILE *fp, const struct compare_result *r, size_t 
 
 	if (!buf)
 		return -ENOMEM;
-	fprintf(fp, "perf-profile shares (%% of all resolved samples), base %s\n", r->cols[0].label);
+	fprintf(fp, "perf-profile shares (%% of all resolved samples), base %s\n",
+		r->cols[0].label);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
 		write_kind(fp, r, kinds[k], buf, top);
 	free(buf);

@@ -63,7 +63,7 @@ static const char *const perf_metric_prefixes[] = {
 static const struct {
 	const char	*prefix, *suffix;	/* key = <prefix> anything <suffix>, or exact */
 	bool		wild;
-	bool		trailing;	/* a ".*" after the suffix: it may occur anywhere after */
+	bool		trailing;	/* ".*" after the suffix: it may occur anywhere */
 	double		v;
 	bool		is_int;
 } thresholds[] = {
@@ -212,7 +212,9 @@ bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct
 
 	if (base->nr < 3 && new->nr < 3)
 		return false;
-	if (!base->has_key && !(perf_profile && base->has_perf_profile))
+	/* monitored_by_b?: a perf-profile or lock_stat key the base's monitor did not report */
+	if (!base->has_key && !((perf_profile || starts_with(key, "lock_stat.")) &&
+				base->has_monitor))
 		return false;
 	fill_v = calloc(n ? n : 1, sizeof(*fill_v));
 	fill_p = calloc(n ? n : 1, sizeof(*fill_p));
@@ -228,7 +230,7 @@ bool lkp_stat_changed(const char *key, const struct lkp_side *base, const struct
 	if (!b.n || !a.n)
 		return false;
 
-	/* options['perf-profile'].is_a?(a.mean.class): Integer 5 vs a filler, Float -p vs a value */
+	/* options['perf-profile'].is_a?(a.mean.class): Integer 5 ~ filler, Float -p ~ a value */
 	if (perf_profile && o->pp_threshold_float == !a.median_missing)
 		return a.median > o->pp_threshold || b.median > o->pp_threshold;
 	if (!separated(&a, &b))

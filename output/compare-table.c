@@ -14,7 +14,7 @@
 
 #include "output/output.h"
 
-#define LKP_RULE	"========================================================================================="
+#define LKP_RULE_WIDTH	89	/* Compare.show_group_header's line of '=' */
 
 static void repeat(FILE *fp, char c, size_t n)
 {
@@ -54,7 +54,8 @@ static void write_header(FILE *fp, const struct compare_result *r, const struct 
 {
 	size_t first_w = o->stats ? 23 : 16, col_w = o->stats ? 43 : 27;
 
-	fprintf(fp, "%s\n", LKP_RULE);
+	repeat(fp, '=', LKP_RULE_WIDTH);
+	putc('\n', fp);
 	if (o->axis_keys && o->axis_values)
 		fprintf(fp, "%s:\n  %s\n\n", o->axis_keys, o->axis_values);
 	fprintf(fp, "commit: \n");

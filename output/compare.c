@@ -53,12 +53,17 @@ static int union_keys(const struct compare_col *cols, size_t nr_cols, const char
 	return 0;
 }
 
-static bool has_perf_profile(const struct matrix *m)
+/* Does @m have any key of @key's monitor (LKP's monitored_by_b?)? */
+static bool has_monitor(const struct matrix *m, const char *key)
 {
-	for (size_t i = 0; i < m->nr_rows; i++)
-		if (!strncmp(m->rows[i].key, "perf-profile.", 13))
-			return true;
-	return false;
+	const char *dot = strchr(key, '.');
+	char prefix[256];
+
+	if (!dot || (size_t)(dot - key) + 2 > sizeof(prefix))
+		return false;
+	memcpy(prefix, key, dot - key + 1);
+	prefix[dot - key + 1] = 0;
+	return matrix_has_prefix(m, prefix);
 }
 
 /* Values of a column for a row: the matrix's, or LKP's fillers when the set lacks the key. */
@@ -96,8 +101,17 @@ static void fill_cells(struct compare_row *row, const struct compare_col *cols, 
 	}
 }
 
+static struct lkp_side side_of(const struct compare_cell *cell, const struct matrix *m,
+			       const char *key)
+{
+	const struct matrix_row *r = cell->row;
+
+	return (struct lkp_side){ r ? r->v : NULL, r ? r->present : NULL, m->nr_runs, r != NULL,
+				  has_monitor(m, key) };
+}
+
 static bool row_listed(const struct compare_row *row, const struct compare_col *cols,
-		       size_t nr_cols, const bool *pp, const struct compare_opts *o)
+		       size_t nr_cols, const struct compare_opts *o)
 {
 	struct lkp_side base, new;
 
@@ -106,10 +120,8 @@ static bool row_listed(const struct compare_row *row, const struct compare_col *
 	for (size_t c = 1; c < nr_cols; c++) {
 		const struct compare_cell *b = &row->cells[0], *n = &row->cells[c];
 
-		base = (struct lkp_side){ b->row ? b->row->v : NULL, b->row ? b->row->present : NULL,
-					  cols[0].m->nr_runs, b->row != NULL, pp[0] };
-		new = (struct lkp_side){ n->row ? n->row->v : NULL, n->row ? n->row->present : NULL,
-					 cols[c].m->nr_runs, n->row != NULL, pp[c] };
+		base = side_of(b, cols[0].m, row->key);
+		new = side_of(n, cols[c].m, row->key);
 		if (lkp_stat_changed(row->key, &base, &new, &o->select))
 			return true;
 	}
@@ -197,7 +209,6 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 	const char **keys = NULL;
 	size_t nr_keys = 0, max_runs = 0;
 	double *zeros = NULL;
-	bool *pp = NULL;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -213,12 +224,9 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 			max_runs = cols[c].m->nr_runs;
 	ret = -ENOMEM;
 	zeros = calloc(max_runs ? max_runs : 1, sizeof(*zeros));
-	pp = calloc(nr_cols, sizeof(*pp));
 	r->rows = calloc(nr_keys ? nr_keys : 1, sizeof(*r->rows));
-	if (!zeros || !pp || !r->rows)
+	if (!zeros || !r->rows)
 		goto out;
-	for (size_t c = 0; c < nr_cols; c++)
-		pp[c] = has_perf_profile(cols[c].m);
 	for (size_t i = 0; i < nr_keys; i++) {
 		struct compare_row *row = &r->rows[i];
 
@@ -229,14 +237,13 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 			goto out;
 		r->nr_rows++;
 		fill_cells(row, cols, nr_cols, zeros);
-		row->listed = row_listed(row, cols, nr_cols, pp, o);
+		row->listed = row_listed(row, cols, nr_cols, o);
 		r->nr_listed += row->listed;
 	}
 	ret = sort_rows(r, o);
 out:
 	free(keys);
 	free(zeros);
-	free(pp);
 	if (ret)
 		compare_result_release(r);
 	return ret;

@@ -17,7 +17,7 @@ struct flame_node {
 	uint32_t	parent;
 	uint32_t	first_child;	/* FLAME_NONE or a node index; children unordered */
 	uint32_t	next_sibling;
-	unsigned int	flags;		/* enum flame_frame_flags */
+	unsigned int	flags;		/* enum flame_frame_flags: the union over its stacks */
 	double		total[2];	/* inclusive count per enum flame_side */
 	double		self[2];
 };
@@ -35,6 +35,8 @@ struct flame_tree {
 	const char		**scratch;	/* names of one stack, for --reverse */
 	unsigned int		*scratch_flags;
 	size_t			scratch_alloc;
+	uint32_t		*path;		/* nodes of the last stack added, root first */
+	size_t			path_nr, path_alloc;
 };
 
 /* XML 1.0 text of @s: &<>"' escaped, control bytes and invalid UTF-8 as U+FFFD, '\t' as ' '.

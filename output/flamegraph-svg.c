@@ -47,11 +47,7 @@ static int cmp_nodes(const void *a, const void *b, void *arg)
 	const struct flame_node *nodes = arg;
 	const struct flame_node *x = &nodes[*(const uint32_t *)a];
 	const struct flame_node *y = &nodes[*(const uint32_t *)b];
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return (x->flags > y->flags) - (x->flags < y->flags);
+	return strcmp(x->name, y->name);	/* siblings have distinct names */
 }
 
 #define NOT_SORTED UINT32_MAX

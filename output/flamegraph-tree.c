@@ -3,7 +3,11 @@
  * flamegraph-tree.c - merge stacks into the frame tree a flame graph is drawn from.
  *
  * Memory grows with the number of distinct frames in context, not with the number of stacks:
- * names are interned once, and a child is found by hashing (parent, name, flags).
+ * names are interned once, and a child is found by hashing (parent, name).
+ *
+ * A frame is its name in its context; flags do not split it: a kernel frame named in one input
+ * (perf.data, "_[k]" in folded text) and unannotated in another (plain folded text) is the same
+ * frame, so differential graphs of mixed inputs line up. The flags of a node are the union.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,11 +30,11 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static uint64_t hash_child(uint32_t parent, const char *name, unsigned int flags)
+static uint64_t hash_child(uint32_t parent, const char *name)
 {
 	uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
 
-	h ^= ((uint64_t)parent << 1 | flags) * 0xc2b2ae3d27d4eb4full;
+	h ^= (uint64_t)parent * 0xc2b2ae3d27d4eb4full;
 	return h ^ (h >> 29);
 }
 
@@ -89,7 +93,7 @@ static int child_grow(struct flame_tree *t)
 		if (t->child_slots[i] == FLAME_NONE)
 			continue;
 		c = &t->nodes[t->child_slots[i]];
-		j = hash_child(c->parent, c->name, c->flags) & (n - 1);
+		j = hash_child(c->parent, c->name) & (n - 1);
 		for (; slots[j] != FLAME_NONE; j = (j + 1) & (n - 1))
 			;
 		slots[j] = t->child_slots[i];
@@ -139,12 +143,14 @@ static int64_t child_of(struct flame_tree *t, uint32_t parent, const char *raw, 
 		return -ENOMEM;
 	if ((t->nr + 1) * 2 > t->nr_child_slots && child_grow(t))
 		return -ENOMEM;
-	j = hash_child(parent, name, flags) & (t->nr_child_slots - 1);
+	j = hash_child(parent, name) & (t->nr_child_slots - 1);
 	for (; t->child_slots[j] != FLAME_NONE; j = (j + 1) & (t->nr_child_slots - 1)) {
 		const struct flame_node *c = &t->nodes[t->child_slots[j]];
 
-		if (c->parent == parent && c->name == name && c->flags == flags)
+		if (c->parent == parent && c->name == name) {
+			t->nodes[t->child_slots[j]].flags |= flags;
 			return t->child_slots[j];
+		}
 	}
 	idx = new_node(t, parent, name, flags);
 	if (idx >= 0)
@@ -178,6 +184,7 @@ void flame_tree_free(struct flame_tree *t)
 	free(t->nodes);
 	free(t->scratch);
 	free(t->scratch_flags);
+	free(t->path);
 	free(t);
 }
 
@@ -206,9 +213,25 @@ static int reverse_stack(struct flame_tree *t, const char *const **names,
 	return 0;
 }
 
+/* Room for @nr nodes in the path of the last stack. */
+static int grow_path(struct flame_tree *t, size_t nr)
+{
+	uint32_t *p;
+
+	if (nr <= t->path_alloc)
+		return 0;
+	p = realloc(t->path, nr * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	t->path = p;
+	t->path_alloc = nr;
+	return 0;
+}
+
 int flame_tree_add(struct flame_tree *t, enum flame_side side, const char *const *names,
 		   const unsigned int *flags, size_t nr, double count)
 {
+	bool same_prefix = true;
 	uint32_t cur = 0;
 	int err;
 
@@ -216,15 +239,32 @@ int flame_tree_add(struct flame_tree *t, enum flame_side side, const char *const
 		return -EINVAL;
 	if (t->reverse && nr > 1 && (err = reverse_stack(t, &names, &flags, nr)))
 		return err;
+	if ((err = grow_path(t, nr)))
+		return err;
 	t->nodes[0].total[side] += count;
 	for (size_t i = 0; i < nr; i++) {
-		int64_t c = child_of(t, cur, names[i] ? names[i] : "", flags ? flags[i] : 0);
+		const char *name = names[i] ? names[i] : "";
+		unsigned int fl = flags ? flags[i] : 0;
+		int64_t c;
 
-		if (c < 0)
+		/*
+		 * Folded input is sorted, so a stack mostly repeats the previous one's first
+		 * frames: walk that path while it matches instead of hashing every frame.
+		 */
+		same_prefix = same_prefix && i < t->path_nr &&
+			      !strcmp(t->nodes[t->path[i]].name, name);
+		c = same_prefix ? t->path[i] : child_of(t, cur, name, fl);
+		if (same_prefix)
+			t->nodes[c].flags |= fl;
+		if (c < 0) {
+			t->path_nr = 0;
 			return c;
+		}
 		cur = c;
+		t->path[i] = cur;
 		t->nodes[cur].total[side] += count;
 	}
+	t->path_nr = nr;
 	t->nodes[cur].self[side] += count;
 	return 0;
 }

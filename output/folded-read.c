@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +45,10 @@ static bool take_count(char *s, size_t *len, double *value)
 		return false;
 	s[end] = '\0';
 	*value = strtod(s + i, NULL);
-	while (i > 0 && is_blank(s[i - 1]))
-		i--;
-	*len = i;
+	if (!isfinite(*value))
+		return false;	/* hundreds of digits: not a count */
+	/* flamegraph.pl's lazy \s+? after a greedy stack: one blank goes, others stay in the name */
+	*len = i - 1;
 	return true;
 }
 

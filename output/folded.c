@@ -47,8 +47,46 @@ static int put_name(struct strbuf *b, const char *s)
 	return sb_puts(b, s);
 }
 
-static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags)
+/* Go method names ("net/http.(*Client).Do") keep their parentheses: m/\.\(.*\)\./ */
+static bool is_go_method(const char *s)
 {
+	const char *open = strstr(s, ".(");
+
+	return open && strstr(open + 2, ").");
+}
+
+/*
+ * stackcollapse-perf.pl's tidying of the frame text from @start on (its tidy_generic and
+ * tidy_java): everything from the first '(' not opening "(anonymous namespace)" is removed
+ * unless the name looks like a Go method, quotes are deleted, and in Java processes a leading
+ * 'L' goes from names holding a '/'.
+ */
+static void tidy_name(struct strbuf *b, size_t start, bool java)
+{
+	char *s = b->s + start, *p, *out;
+
+	if (!is_go_method(s)) {
+		for (p = s; (p = strchr(p, '(')); p++) {
+			if (strncmp(p + 1, "anonymous namespace)", 20)) {
+				*p = '\0';
+				break;
+			}
+		}
+	}
+	for (p = out = s; *p; p++) {
+		if (*p != '"' && *p != '\'')
+			*out++ = *p;
+	}
+	*out = '\0';
+	if (java && s[0] == 'L' && strchr(s, '/'))
+		memmove(s, s + 1, strlen(s));
+	b->len = start + strlen(s);
+}
+
+static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags,
+		     bool java)
+{
+	size_t start = b->len;
 	char addr[24];
 	int err;
 
@@ -65,6 +103,8 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 		}
 		err = err ?: sb_putn(b, "]", 1);
 	}
+	if (!err && (flags & FOLDED_TIDY))
+		tidy_name(b, start, java);
 	if (!err && (flags & FOLDED_KERNEL) && is_kernel_frame(f))
 		err = sb_puts(b, "_[k]");
 	return err;
@@ -103,6 +143,7 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 		      const struct cg_stack_rec *r, unsigned int flags)
 {
 	const struct cg_task *t = cg_task_at(cg, r->task);
+	bool java = t->comm && !strncmp(t->comm, "java", 4);	/* the script's /^java/ */
 	size_t j;
 	int err = 0;
 
@@ -112,7 +153,7 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	for (j = r->nr; j-- > 0 && !err;) {	/* root first */
 		if (b->len)
 			err = sb_putn(b, ";", 1);
-		err = err ?: put_frame(b, cg_frame_at(cg, r->ids[j]), flags);
+		err = err ?: put_frame(b, cg_frame_at(cg, r->ids[j]), flags, java);
 	}
 	return err;
 }

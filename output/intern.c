@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * intern.c - the small containers of output/: hashing, arena, id hash table, string pool.
+ * intern.c - the small containers of output/: hashing, arena, id hash table, string table.
  * See output-local.h for the contracts.
  */
 #include <errno.h>
@@ -170,45 +170,45 @@ void idtab_release(struct idtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* ---- string pool -------------------------------------------------------------------------- */
+/* ---- string table -------------------------------------------------------------------------- */
 
 static bool str_eq(uint32_t id, const void *key, const void *ctx)
 {
-	const struct strpool *sp = ctx;
+	const struct strtab *sp = ctx;
 
 	return strcmp(sp->strs[id], key) == 0;
 }
 
 static bool ptr_eq(uint32_t id, const void *key, const void *ctx)
 {
-	const struct strpool *sp = ctx;
+	const struct strtab *sp = ctx;
 
 	return sp->strs[id] == key;
 }
 
-bool strpool_owns(const struct strpool *sp, const char *s)
+bool strtab_owns(const struct strtab *sp, const char *s)
 {
 	return idtab_find(&sp->by_ptr, hash_ptr(s), ptr_eq, s, sp) != IDTAB_NONE;
 }
 
-const char *strpool_find(const struct strpool *sp, const char *s)
+const char *strtab_find(const struct strtab *sp, const char *s)
 {
 	uint32_t id;
 
-	if (strpool_owns(sp, s))
+	if (strtab_owns(sp, s))
 		return s;
 	id = idtab_find(&sp->by_text, hash_str(s), str_eq, s, sp);
 	return id == IDTAB_NONE ? NULL : sp->strs[id];
 }
 
-const char *strpool_intern(struct strpool *sp, const char *s)
+const char *strtab_intern(struct strtab *sp, const char *s)
 {
 	size_t len;
 	uint64_t h;
 	uint32_t id;
 	char *copy;
 
-	if (strpool_owns(sp, s))
+	if (strtab_owns(sp, s))
 		return s;
 	len = strlen(s);
 	h = hash_bytes(s, len);
@@ -228,7 +228,7 @@ nomem:
 	return NULL;
 }
 
-void strpool_release(struct strpool *sp)
+void strtab_release(struct strtab *sp)
 {
 	arena_release(&sp->mem);
 	free(sp->strs);
@@ -306,7 +306,7 @@ uint64_t percent_hundredths(uint64_t part, uint64_t total)
 
 	if (!total)
 		return 0;
-	/* The same expression and format as perf (hist.c, callchain.c): the rounding is printf's. */
+	/* perf's expression and format (hist.c, callchain.c): the rounding is printf's. */
 	snprintf(buf, sizeof(buf), "%.2f", part * 100.0 / total);
 	for (p = buf; *p; p++) {
 		if (*p >= '0' && *p <= '9')

@@ -63,49 +63,9 @@ int kv_list_write_text(FILE *fp, const struct kv_list *l)
 	return write_status(fp);
 }
 
-/*
- * The shortest "%.*g" text that reads back as exactly @v (at most 17 digits always suffice for
- * a double), so 45.94 is written "45.94", not "45.939999999999998".
- */
-void json_number(char *buf, size_t len, double v)
-{
-	int prec;
-
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-	snprintf(buf, len, "%.17g", v);
-}
-
-void json_string(FILE *fp, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', fp);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':	fputs("\\\"", fp); break;
-		case '\\':	fputs("\\\\", fp); break;
-		case '\b':	fputs("\\b", fp); break;
-		case '\f':	fputs("\\f", fp); break;
-		case '\n':	fputs("\\n", fp); break;
-		case '\r':	fputs("\\r", fp); break;
-		case '\t':	fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fputc(*p, fp);	/* UTF-8 passes through unchanged */
-		}
-	}
-	fputc('"', fp);
-}
-
 int kv_list_write_json(FILE *fp, const struct kv_list *l)
 {
-	char num[40];
+	char num[64];
 	size_t i;
 
 	/* JSON has no NaN or infinity: refuse before writing anything. */
@@ -120,8 +80,8 @@ int kv_list_write_json(FILE *fp, const struct kv_list *l)
 	fputs("{\n", fp);
 	for (i = 0; i < l->nr; i++) {
 		fputs("  ", fp);
-		json_string(fp, l->items[i].key);
-		json_number(num, sizeof(num), l->items[i].value);
+		json_write_string(fp, l->items[i].key);	/* json-write.c */
+		json_format_number(num, sizeof(num), l->items[i].value);
 		fprintf(fp, ": %s%s\n", num, i + 1 < l->nr ? "," : "");
 	}
 	fputs("}\n", fp);

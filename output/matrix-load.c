@@ -167,8 +167,10 @@ char *matrix_set_meta_string(const char *dir, const struct matrix *m,
 	for (size_t i = 0; i < 2 && !found; i++) {
 		struct json_object o;
 
-		if (!paths[i] || !is_file(paths[i]) || json_read_file(paths[i], &o, err, sizeof(err)))
+		if (!paths[i] || !is_file(paths[i]))
 			continue;
+		if (json_read_file(paths[i], &o, err, sizeof(err)))
+			continue;	/* a broken meta.json only costs the label */
 		for (size_t f = 0; f < nr_fields; f++) {
 			const struct json_member *jm = json_get(&o, fields[f]);
 

@@ -28,6 +28,21 @@ const struct matrix_row *matrix_find(const struct matrix *m, const char *key)
 	return bsearch(&probe, m->rows, m->nr_rows, sizeof(*m->rows), row_cmp);
 }
 
+bool matrix_has_prefix(const struct matrix *m, const char *prefix)
+{
+	size_t lo = 0, hi = m->nr_rows, n = strlen(prefix);
+
+	while (lo < hi) {	/* the first key >= prefix */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(m->rows[mid].key, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nr_rows && !strncmp(m->rows[lo].key, prefix, n);
+}
+
 static void row_release(struct matrix_row *r)
 {
 	free(r->key);
@@ -115,8 +130,9 @@ static int fill_rows(struct matrix *m, const struct json_object *o, char *err, s
 		    (jm->type != JSON_NUMBER && (jm->type != JSON_ARRAY || !numeric_array(jm))))
 			continue;
 		if (nr > m->nr_runs) {
-			snprintf(err, errlen, "\"%s\" has %zu values but stats_source lists %zu runs",
-				 jm->key, nr, m->nr_runs);
+			snprintf(err, errlen,
+				 "\"%s\" has %zu values but stats_source lists %zu runs", jm->key,
+				 nr, m->nr_runs);
 			return -EINVAL;
 		}
 		r = &m->rows[m->nr_rows];
@@ -228,7 +244,7 @@ static int add_values(struct matrix *m, const struct json_object *o, char *err, 
 		struct matrix_row probe = { .key = jm->key }, *r;
 
 		if (jm->type != JSON_NUMBER)
-			continue;	/* stats.json is flat; strings and the like are not stats */
+			continue;	/* stats.json is flat; strings and such are not stats */
 		r = old_rows ? bsearch(&probe, m->rows, old_rows, sizeof(*r), row_cmp) : NULL;
 		if (!r) {
 			r = &m->rows[m->nr_rows];

@@ -7,7 +7,7 @@
  *  - struct idtab: an open-addressing hash table of uint32_t ids; the caller keeps the objects
  *    in its own array and supplies the hash and an equality callback, so one table type serves
  *    strings, frames, stacks, trie nodes ...;
- *  - struct strpool: string interning; equal strings give the same pointer, so interned strings
+ *  - struct strtab: string interning; equal strings give the same pointer, so interned strings
  *    compare with ==;
  *  - a read-only view of the call graph's internals (frames and stacks as ids) for the writers.
  *
@@ -83,7 +83,7 @@ struct idtab_slot {
 /* Zero-initialise ({0}) to use; idtab_release() frees it. */
 struct idtab {
 	struct idtab_slot	*slots;
-	size_t			mask;		/* capacity - 1 (capacity a power of two), 0: none */
+	size_t			mask;		/* capacity - 1 (a power of two); 0: no slots */
 	size_t			nr;
 };
 
@@ -119,13 +119,13 @@ uint32_t idtab_append(struct idtab *t, uint64_t hash, void **arr, size_t *nr, si
 		      const void *rec, size_t size);
 void idtab_release(struct idtab *t);
 
-/* ---- string pool -------------------------------------------------------------------------- */
+/* ---- string table -------------------------------------------------------------------------- */
 
 /*
  * Interned strings: one copy of each distinct string, owned by the pool, alive until
- * strpool_release(). Zero-initialise ({0}) to use.
+ * strtab_release(). Zero-initialise ({0}) to use.
  */
-struct strpool {
+struct strtab {
 	struct arena	mem;
 	const char	**strs;		/* by id */
 	size_t		nr, alloc;
@@ -134,12 +134,12 @@ struct strpool {
 };
 
 /* The interned copy of @s (NULL with errno = ENOMEM). Costs a pointer probe if @s is interned. */
-const char *strpool_intern(struct strpool *sp, const char *s);
+const char *strtab_intern(struct strtab *sp, const char *s);
 /* The interned copy of @s, or NULL if @s was never interned; never allocates. */
-const char *strpool_find(const struct strpool *sp, const char *s);
+const char *strtab_find(const struct strtab *sp, const char *s);
 /* True when @s is a pointer this pool handed out. */
-bool strpool_owns(const struct strpool *sp, const char *s);
-void strpool_release(struct strpool *sp);
+bool strtab_owns(const struct strtab *sp, const char *s);
+void strtab_release(struct strtab *sp);
 
 /* ---- string -> sum maps ------------------------------------------------------------------ */
 
@@ -232,10 +232,6 @@ int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
 void hist_release(struct hist *h);
 
 /* ---- shared by the writers ---------------------------------------------------------------- */
-
-/* JSON pieces: the shortest round-trip form of a finite double; a quoted, escaped string. */
-void json_number(char *buf, size_t len, double v);
-void json_string(FILE *fp, const char *s);
 
 /* The module's basename: "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]" unchanged. */
 const char *dso_basename(const char *dso);

@@ -71,11 +71,12 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 const char *callgraph_intern(struct callgraph *cg, const char *s);
 
 /*
- * Promise (on = true) that every string pointer given to callgraph_add() keeps its text
- * unchanged for as long as samples are added, as sym_session's names do. The graph then maps
- * each distinct caller frame to its interned frame once and later adds hash no text (several
- * times faster). Off by default: a caller that reuses one buffer for different names must
- * leave it off. The graph still copies every string; nothing is kept after the adds.
+ * Promise (on = true) that every frame string pointer (cg_frame.sym, .dso) given to
+ * callgraph_add() keeps its text unchanged for as long as samples are added, as sym_session's
+ * names do. The graph then maps each distinct caller frame to its interned frame once and later
+ * adds hash no text (several times faster). Off by default: a caller that reuses one buffer for
+ * different names must leave it off. Task comms are not concerned (always hashed). The graph
+ * still copies every string and never reads the caller's after the adds.
  */
 void callgraph_stable_strings(struct callgraph *cg, bool on);
 
@@ -157,6 +158,10 @@ enum folded_flags {
 	FOLDED_KERNEL	= 1 << 2,	/* "_[k]" on kernel frames */
 	FOLDED_ADDRS	= 1 << 3,	/* "[module <addr>]" for unresolved frames */
 	FOLDED_SAMPLES	= 1 << 4,	/* counts are sample counts, not periods */
+	FOLDED_TIDY	= 1 << 5,	/* the script's name tidying, for names not yet tidied
+					 * (perf.data input): cut at the first '(' (not in Go
+					 * methods or "(anonymous namespace)"), drop quotes, and
+					 * drop Java's leading 'L' for comms starting "java" */
 };
 
 /*
@@ -399,6 +404,8 @@ char *matrix_set_meta_string(const char *set_dir, const struct matrix *m,
 			     const char *const *fields, size_t nr_fields);
 void matrix_release(struct matrix *m);			/* NULL-safe; the matrix is reusable */
 const struct matrix_row *matrix_find(const struct matrix *m, const char *key);	/* or NULL */
+/* Does any key start with @prefix? (A binary search.) */
+bool matrix_has_prefix(const struct matrix *m, const char *prefix);
 
 /* ---- statistics ---- */
 double stats_mean(const double *v, size_t n);		/* 0 for n == 0 */
@@ -432,7 +439,8 @@ struct lkp_side {
 	const bool	*present;
 	size_t		nr;		/* number of runs of the set */
 	bool		has_key;	/* the set's matrix has the key */
-	bool		has_perf_profile;	/* the set has any perf-profile.* key */
+	bool		has_monitor;	/* the set has any key of the key's monitor (the
+					 * first component), e.g. any perf-profile.* key */
 };
 struct lkp_select_opts {
 	double	pp_threshold;		/* LKP -p; default 5 */

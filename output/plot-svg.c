@@ -92,15 +92,15 @@ int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood
 			SVG_LEFT - 6, sy(&a, v) + 4, v);
 	}
 	if (ngood > 1) {
-		fputs("<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-dasharray=\"2 3\" points=\"",
-		      fp);
+		fputs("<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-dasharray=\"2 3\" "
+		      "points=\"", fp);
 		for (size_t i = 0; i < ngood; i++)
 			fprintf(fp, "%s%.1f,%.1f", i ? " " : "", sx(i, ngood), sy(&a, good[i]));
 		fputs("\"/>\n", fp);
 	}
 	for (size_t i = 0; i < nbad; i++)
-		fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"#c0392b\" "
-			"stroke-width=\"1.5\"/>\n", sx(i, nbad), sy(&a, bad[i]));
+		fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" "
+			"stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n", sx(i, nbad), sy(&a, bad[i]));
 	for (size_t i = 0; i < ngood; i++)
 		star(fp, sx(i, ngood), sy(&a, good[i]));
 	star(fp, SVG_LEFT + 10, SVG_H - 30);

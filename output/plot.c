@@ -15,6 +15,7 @@
  *    then the bad series' 'O' points, then the good series' '*' points (plot order: later
  *    wins); points win over lines.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,8 +168,7 @@ static void title_line(struct canvas *c, const char *title)
 	for (int i = 0; i < n; i++) {
 		char ch = title[i];
 
-		if (!strchr("_.:+=-", ch) && !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-						(ch >= '0' && ch <= '9')))
+		if (!strchr("_.:+=-", ch) && !isalnum((unsigned char)ch))
 			ch = '_';
 		put(c, x0 < 0 ? i : x0 + i, 0, ch);
 	}

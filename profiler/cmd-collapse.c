@@ -191,9 +191,10 @@ static struct callgraph *pick_event(const char *input, const struct profile *p,
 	return NULL;
 }
 
+/* perf.data names are perf's: tidied here as the Perl script tidies perf script's. */
 static unsigned int perf_data_flags(unsigned int script_flags)
 {
-	unsigned int f = 0;
+	unsigned int f = FOLDED_TIDY;
 
 	if (script_flags & SCRIPT_PID)
 		f |= FOLDED_PID;

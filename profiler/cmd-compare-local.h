@@ -10,11 +10,11 @@
 
 struct compare_sets {
 	struct matrix		*m;	/* nr, owned */
-	char			**labels;	/* default labels (meta.json or dir name), owned */
+	char			**labels;	/* default labels (meta.json, dir name), owned */
 	char			**dirs;	/* each set's directory, owned */
-	char			**families;	/* meta.json "family" (the test), owned; NULLs dropped */
+	char			**families;	/* meta.json "family" (the test), owned */
 	size_t			nr_families;
-	struct compare_col	*cols;	/* nr, pointing into the above and the caller's strings */
+	struct compare_col	*cols;	/* nr; point into the above and the caller's strings */
 	size_t			nr;
 };
 

@@ -220,7 +220,7 @@ int cmd_compare(int argc, char **argv)
 			free(labels);
 			return KPROF_EXIT_OK;
 		default:
-			pr_err("compare: unknown option '%s'", argv[optind - 1]);
+			pr_err("compare: unknown option or missing value: '%s'", argv[optind - 1]);
 			goto usage_error;
 		}
 	}

@@ -121,6 +121,7 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		struct flamegraph_input_opts *in)
 {
 	double before = flame_tree_total(tree, side);
+	const char *name = strcmp(path, "-") ? path : "standard input";
 	char err[512];
 
 	in->invalid_lines = 0;
@@ -128,12 +129,15 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 		pr_err("%s", err);
 		return -1;
 	}
-	if (in->invalid_lines)
-		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", path,
+	if (in->invalid_lines && in->first_invalid)
+		pr_warn("%s: ignored %llu lines with invalid format (first at line %llu)", name,
 			(unsigned long long)in->invalid_lines,
 			(unsigned long long)in->first_invalid);
+	else if (in->invalid_lines)
+		pr_warn("%s: ignored %llu malformed lines", name,
+			(unsigned long long)in->invalid_lines);
 	if (!(flame_tree_total(tree, side) > before)) {
-		pr_err("%s: no samples to draw (not a profile kprof can read?)", path);
+		pr_err("%s: no samples to draw (not a profile kprof can read?)", name);
 		return -1;
 	}
 	return 0;
@@ -157,7 +161,8 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_TITLE: svg.title = optarg; break;
 		case OPT_SUBTITLE: svg.subtitle = optarg; break;
 		case OPT_WIDTH:
-			if (parse_uint("width", optarg, 4 * 10, &svg.width))
+			/* room for the 10 px margins and a frame */
+			if (parse_uint("width", optarg, 40, &svg.width))
 				return KPROF_EXIT_USAGE;
 			break;
 		case OPT_HEIGHT:
@@ -203,6 +208,11 @@ int cmd_flamegraph(int argc, char **argv)
 		return KPROF_EXIT_USAGE;
 	} else if (argc - optind == 1) {
 		input = argv[optind];
+	} else if (!input && isatty(STDIN_FILENO)) {
+		/* flamegraph.pl would wait for a terminal's input; nobody means that */
+		pr_err("flamegraph: no input (give a file, or pipe folded text in)");
+		usage(stderr);
+		return KPROF_EXIT_USAGE;
 	}
 	if ((svg.self_delta || svg.no_normalize) && !diff)
 		pr_warn("flamegraph: --self-delta and --no-normalize only matter with --diff");

@@ -118,7 +118,7 @@ int cmd_plot(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		default:
-			pr_err("plot: unknown option '%s'", argv[optind - 1]);
+			pr_err("plot: unknown option or missing value: '%s'", argv[optind - 1]);
 			goto usage_error;
 		}
 	}

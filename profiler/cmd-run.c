@@ -45,7 +45,7 @@ struct run_ctx {
 	struct wl_params	p;
 	const char		*results;
 	const char		*event;		/* -e, or NULL for the default */
-	char			*event_copy;	/* owned: the event the first run settled on */
+	char			*event_copy;	/* owned: the first run's event */
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
@@ -64,7 +64,7 @@ static void usage(FILE *fp)
 		"       kprof run --list\n\n"
 		"  k=v             nr_task, unit_size, size, runtime (testtime), seed, thp\n"
 		"  -r, --runs N    run the workload N times (default 3)\n"
-		"  -e, --event E   sampling event for the profile (default: cycles, else cpu-clock)\n"
+		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
 		"  -o, --output D  result root (default ./results)\n"
 		"  -l, --list      list the workloads\n");
@@ -246,10 +246,30 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* A failed run's log is removed with its directory: show the workers' own error lines. */
+static void report_log_errors(const char *logpath)
+{
+	char line[512];
+	int shown = 0;
+	FILE *fp = fopen(logpath, "re");
+
+	if (!fp)
+		return;
+	while (shown < 5 && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "failed") || strstr(line, "Skipping") || strstr(line, "wrong")) {
+			pr_err("%s", line);
+			shown++;
+		}
+	}
+	fclose(fp);
+}
+
 /* Everything of one finished run into stats.json and meta.json in @dir. */
 static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpath,
 			   const struct run_result *res, const struct monitor *mon,
-			   struct run_profile *prof, double *main_value)
+			   struct run_profile *prof, const struct wl_metrics *counted,
+			   double *main_value)
 {
 	struct wl_metrics all = { 0 }, part = { 0 };
 	char path[3400], metric[128];
@@ -279,6 +299,8 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = monitor_metrics(mon, &part);
 	if (!ret)
 		ret = run_profile_metrics(prof, &part);
+	for (size_t i = 0; !ret && i < counted->nr; i++)
+		ret = wl_metrics_set(&part, counted->v[i].key, counted->v[i].value);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
 	snprintf(path, sizeof(path), "%s/stats.json", dir);
@@ -298,6 +320,8 @@ static int run_once(struct run_ctx *c)
 	char tmpdir[3100], logpath[3400], final[3400], err[512] = "";
 	struct run_result res = { 0 };
 	struct run_profile *prof = NULL;
+	struct stat_session *counters = NULL;
+	struct wl_metrics counted = { 0 };
 	struct wl_env *env = NULL;
 	struct monitor *mon = NULL;
 	double main_value = 0;
@@ -353,6 +377,7 @@ static int run_once(struct run_ctx *c)
 			goto out;
 		}
 	}
+	run_counters_start(&counters);
 	if (write(go[1], "g", 1) != 1) {	/* go */
 		ret = -errno;
 		kill(pid, SIGKILL);
@@ -361,7 +386,10 @@ static int run_once(struct run_ctx *c)
 	}
 	ret = supervise(c, pid, mon, &res, run_no);
 	monitor_sample(mon);
-	if (prof) {
+	if (run_counters_stop(counters, &counted) && !ret)
+		ret = -ENOMEM;
+	counters = NULL;
+	if (prof && !run_interrupted) {	/* interrupted: the profile is aborted below */
 		int r = run_profile_stop(prof, tmpdir);
 
 		if (!ret)
@@ -370,15 +398,19 @@ static int run_once(struct run_ctx *c)
 	progress_done();
 	if (!ret && run_interrupted)
 		ret = -EINTR;
-	if (!ret && (!WIFEXITED(res.status) || WEXITSTATUS(res.status))) {
-		pr_err("%s: run %d failed (see %s)", workload_name(c->w), run_no,
-		       WIFSIGNALED(res.status) ? "the signal" : "the message above");
-		ret = -EIO;
-	}
 	fclose(log);
 	log = NULL;
+	if (!ret && (!WIFEXITED(res.status) || WEXITSTATUS(res.status))) {
+		report_log_errors(logpath);
+		if (WIFSIGNALED(res.status))
+			pr_err("%s: run %d killed by signal %d", workload_name(c->w), run_no,
+			       WTERMSIG(res.status));
+		else
+			pr_err("%s: run %d failed", workload_name(c->w), run_no);
+		ret = -EIO;
+	}
 	if (!ret)
-		ret = write_run_stats(c, tmpdir, logpath, &res, mon, prof, &main_value);
+		ret = write_run_stats(c, tmpdir, logpath, &res, mon, prof, &counted, &main_value);
 out:
 	if (log)
 		fclose(log);
@@ -387,6 +419,8 @@ out:
 	if (go[1] >= 0)
 		close(go[1]);
 	run_profile_free(prof);
+	run_counters_stop(counters, &counted);	/* when a failure came before the stop */
+	wl_metrics_release(&counted);
 	monitor_free(mon);
 	if (workload_cleanup(env, err, sizeof(err))) {
 		pr_err("restoring the system after %s: %s", workload_name(c->w), err);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * flamegraph-load.c - read whatever profile the user points `kprof flamegraph` at into a flame
- * tree. The kind is recognised by content, not by name: perf.data by its magic, a directory as a
- * `kprof run` result (its perf.data, else its profile.folded), anything else as folded text.
+ * tree. The kind is recognised by content, not by name: perf.data by its magic, `perf script`
+ * text by script_looks_like(), a directory as a `kprof run` result (its perf.data, else its
+ * profile.folded), anything else as folded text.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "profiler/flamegraph-local.h"
 #include "profiler/profile-local.h"
+#include "profiler/script-local.h"
 
 #define SNIFF_BYTES 4096
 
@@ -59,6 +61,38 @@ static int folded_failed(int ret, const char *path, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * `perf script` text, read as `stackcollapse-perf.pl --kernel` reads it: the kernel annotation
+ * of its names becomes the kernel flag in the tree. @buf: the text already in memory (stdin).
+ */
+static int load_script(const char *path, const char *buf, size_t len, struct flame_tree *tree,
+		       enum flame_side side, struct flamegraph_input_opts *o, char *err,
+		       size_t errlen)
+{
+	struct script_opts so = { .flags = SCRIPT_KERNEL, .event_filter = o->event };
+	struct callgraph *cg = callgraph_new();
+	struct script_stats st = { 0 };
+	int ret;
+
+	if (!cg)
+		return folded_failed(-ENOMEM, path, err, errlen);
+	if (buf) {
+		ret = script_read_buf(buf, len, &so, cg, &st);
+		if (ret)
+			folded_failed(ret, path, err, errlen);
+	} else {
+		ret = script_read_file(path, &so, cg, &st, err, errlen);
+	}
+	if (!ret) {
+		ret = flame_tree_add_callgraph(tree, side, cg, o->samples);
+		if (ret)
+			folded_failed(ret, path, err, errlen);
+	}
+	o->invalid_lines += st.malformed;
+	callgraph_free(cg);
+	return ret;
+}
+
 static int load_stdin(struct flame_tree *tree, enum flame_side side,
 		      struct flamegraph_input_opts *o, char *err, size_t errlen)
 {
@@ -75,6 +109,11 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 		snprintf(err, errlen, "standard input: give perf.data as a file (-i PATH)");
 		free(buf);
 		return -EINVAL;
+	}
+	if (script_looks_like(buf, len)) {
+		ret = load_script("standard input", buf, len, tree, side, o, err, errlen);
+		free(buf);
+		return ret;
 	}
 	ret = folded_read_buf(buf, len, flame_tree_add_folded, &sink, &st);
 	free(buf);
@@ -144,6 +183,10 @@ static int load_file(const char *path, struct flame_tree *tree, enum flame_side 
 	if (profile_is_perf_data(head, n)) {
 		fclose(fp);
 		return load_perf_data(path, tree, side, o, err, errlen);
+	}
+	if (script_looks_like(head, n)) {
+		fclose(fp);
+		return load_script(path, NULL, 0, tree, side, o, err, errlen);
 	}
 	rewind(fp);
 	ret = folded_read_file(fp, flame_tree_add_folded, &sink, &st);

@@ -38,7 +38,11 @@ int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side s
 int flamegraph_write_file(const char *path, const struct flame_tree *tree,
 			  const struct flame_svg_opts *o, char *err, size_t errlen);
 
-/* `kprof run`: draw @run_dir's profile into @run_dir/flamegraph.svg (kernel colours). */
-int flamegraph_write_run_dir(const char *run_dir, char *err, size_t errlen);
+/*
+ * `kprof run`: draw @cg (the run's profile of @event, weighted by period) into
+ * @run_dir/flamegraph.svg with the kernel/user colours. 0, or -errno after a one-line warning:
+ * a run without its picture is still a good run.
+ */
+int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profiler/flamegraph-local.h"
+#include "profiler/log-local.h"
 
 static int svg_failed(int ret, const char *path, char *err, size_t errlen)
 {
@@ -70,23 +71,25 @@ out:
 	return ret ? svg_failed(ret, path, err, errlen) : 0;
 }
 
-int flamegraph_write_run_dir(const char *run_dir, char *err, size_t errlen)
+int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event)
 {
-	struct flame_svg_opts svg = { .minwidth = 0.1, .colors = FLAME_COLORS_KERNEL };
-	struct flamegraph_input_opts in = { 0 };
+	struct flame_svg_opts svg = {
+		.minwidth = 0.1, .colors = FLAME_COLORS_KERNEL, .countname = event,
+	};
 	struct flame_tree *tree;
-	char *out;
+	char err[512], *out;
 	int ret;
 
 	if (asprintf(&out, "%s/flamegraph.svg", run_dir) < 0)
-		return svg_failed(-ENOMEM, run_dir, err, errlen);
-	tree = flame_tree_new(false);
-	if (!tree)
-		ret = svg_failed(-ENOMEM, run_dir, err, errlen);
-	else
-		ret = flamegraph_load(run_dir, tree, FLAME_AFTER, &in, err, errlen);
+		out = NULL;
+	tree = out ? flame_tree_new(false) : NULL;
+	ret = tree ? flame_tree_add_callgraph(tree, FLAME_AFTER, cg, false) : -ENOMEM;
 	if (!ret)
-		ret = flamegraph_write_file(out, tree, &svg, err, errlen);
+		ret = flamegraph_write_file(out, tree, &svg, err, sizeof(err));
+	else
+		svg_failed(ret, out ? out : run_dir, err, sizeof(err));
+	if (ret)
+		pr_warn("%s", err);
 	flame_tree_free(tree);
 	free(out);
 	return ret;

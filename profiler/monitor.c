@@ -44,7 +44,7 @@ struct stat_snap {
 };
 
 struct monitor {
-	struct series_set	vmstat, meminfo, rates;	/* rates: mpstat and vmstat per interval */
+	struct series_set	vmstat, meminfo, rates;	/* rates: per interval */
 	struct stat_snap	prev;
 };
 
@@ -145,7 +145,8 @@ static int read_stat(struct stat_snap *s)
 
 		if (!strncmp(line, "cpu ", 4))
 			sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			       &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]);
+			       &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8],
+			       &c[9]);
 		else if (!strncmp(line, "intr ", 5))
 			s->intr = strtoull(line + 5, NULL, 10);
 		else if (!strncmp(line, "ctxt ", 5))

@@ -154,12 +154,13 @@ static int classify_other(struct perf_reader *r, struct perf_record *rec, char *
 	return 0;
 }
 
-static void *grow(void *p, size_t *alloc, size_t need, size_t elem)
+void *perf_grow_array(void *p, size_t *alloc, size_t need, size_t elem)
 {
 	size_t n = *alloc ? *alloc : 64;
 	void *q;
 
-	if (need <= *alloc)
+	/* An array never grown is NULL even when nothing is needed: give it room anyway. */
+	if (need <= *alloc && p)
 		return p;
 	while (n < need)
 		n *= 2;
@@ -174,11 +175,11 @@ static int enqueue(struct perf_reader *r, const struct perf_record *rec)
 	struct queued_record *q;
 	unsigned char *a;
 
-	q = grow(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
+	q = perf_grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
 	r->queue = q;
-	a = grow(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
+	a = perf_grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
 	if (!a)
 		return -ENOMEM;
 	r->arena = a;
@@ -228,7 +229,7 @@ static int compact(struct perf_reader *r)
 	unsigned char *a2, *tmp;
 	size_t tmp_alloc;
 
-	a2 = grow(r->arena2, &r->arena2_alloc, r->arena_len ? r->arena_len : 1, 1);
+	a2 = perf_grow_array(r->arena2, &r->arena2_alloc, r->arena_len ? r->arena_len : 1, 1);
 	if (!a2)
 		return -ENOMEM;
 	r->arena2 = a2;

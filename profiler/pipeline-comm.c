@@ -2,7 +2,8 @@
 /*
  * pipeline-comm.c - the name (comm) of each thread while a perf.data file is replayed: set by
  * COMM records, inherited on FORK, ":TID" for threads never named, "swapper" for TID 0 -- the
- * names perf report and perf script show.
+ * names perf report and perf script show. Names are interned: the pointer handed out for a name
+ * is the same every time and lives until comm_table_release(), so stacks can be keyed by it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,47 @@
 #include <string.h>
 
 #include "profiler/pipeline-local.h"
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The pooled copy of @s, added when missing; NULL on ENOMEM. */
+static const char *intern(struct comm_table *t, const char *s)
+{
+	uint64_t h = str_hash(s);
+	size_t i;
+
+	if ((t->nr_names + 1) * 2 > t->alloc_names) {
+		size_t alloc = t->alloc_names ? t->alloc_names * 2 : 256;
+		char **names = calloc(alloc, sizeof(*names));
+
+		if (!names)
+			return NULL;
+		for (size_t j = 0; j < t->alloc_names; j++) {
+			if (!t->names[j])
+				continue;
+			for (i = str_hash(t->names[j]) & (alloc - 1); names[i]; i = (i + 1) & (alloc - 1))
+				;
+			names[i] = t->names[j];
+		}
+		free(t->names);
+		t->names = names;
+		t->alloc_names = alloc;
+	}
+	for (i = h & (t->alloc_names - 1); t->names[i]; i = (i + 1) & (t->alloc_names - 1))
+		if (!strcmp(t->names[i], s))
+			return t->names[i];
+	t->names[i] = strdup(s);
+	if (t->names[i])
+		t->nr_names++;
+	return t->names[i];
+}
 
 static size_t slot_of(const struct comm_table *t, int32_t tid)
 {
@@ -22,60 +64,57 @@ static size_t slot_of(const struct comm_table *t, int32_t tid)
 
 static int grow(struct comm_table *t)
 {
-	struct comm_table bigger = { .alloc = t->alloc ? t->alloc * 2 : 256 };
+	size_t alloc = t->alloc ? t->alloc * 2 : 256;
+	struct comm_slot *slots = calloc(alloc, sizeof(*slots)), *old = t->slots;
+	size_t old_alloc = t->alloc;
 
-	bigger.slots = calloc(bigger.alloc, sizeof(*bigger.slots));
-	if (!bigger.slots)
+	if (!slots)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->alloc; i++) {
-		if (t->slots[i].comm)
-			bigger.slots[slot_of(&bigger, t->slots[i].tid)] = t->slots[i];
+	t->slots = slots;
+	t->alloc = alloc;
+	for (size_t i = 0; i < old_alloc; i++) {
+		if (old[i].comm)
+			slots[slot_of(t, old[i].tid)] = old[i];
 	}
-	bigger.nr = t->nr;
-	free(t->slots);
-	*t = bigger;
+	free(old);
 	return 0;
 }
 
 int comm_table_set(struct comm_table *t, int32_t tid, const char *comm)
 {
-	char *copy;
+	const char *name;
 	size_t i;
 
 	if ((t->nr + 1) * 2 > t->alloc && grow(t))
 		return -ENOMEM;
-	copy = strdup(comm);
-	if (!copy)
+	name = intern(t, comm);
+	if (!name)
 		return -ENOMEM;
 	i = slot_of(t, tid);
-	if (t->slots[i].comm)
-		free(t->slots[i].comm);
-	else
+	if (!t->slots[i].comm)
 		t->nr++;
-	t->slots[i] = (struct comm_slot){ tid, copy };
+	t->slots[i] = (struct comm_slot){ tid, name };
 	return 0;
 }
 
 const char *comm_table_get(const struct comm_table *t, int32_t tid)
 {
-	size_t i;
-
 	if (!t->alloc)
 		return NULL;
-	i = slot_of(t, tid);
-	return t->slots[i].comm;
+	return t->slots[slot_of(t, tid)].comm;
 }
 
-const char *comm_table_name(const struct comm_table *t, int32_t tid, char *buf, size_t len)
+const char *comm_table_name(struct comm_table *t, int32_t tid)
 {
 	const char *comm = comm_table_get(t, tid);
+	char buf[16];
 
 	if (comm)
 		return comm;
 	if (tid == 0)
-		return "swapper";
-	snprintf(buf, len, ":%d", tid);
-	return buf;
+		return intern(t, "swapper");
+	snprintf(buf, sizeof(buf), ":%d", tid);
+	return intern(t, buf);
 }
 
 int comm_table_fork(struct comm_table *t, int32_t parent, int32_t child)
@@ -89,8 +128,9 @@ int comm_table_fork(struct comm_table *t, int32_t parent, int32_t child)
 
 void comm_table_release(struct comm_table *t)
 {
-	for (size_t i = 0; i < t->alloc; i++)
-		free(t->slots[i].comm);
+	for (size_t i = 0; i < t->alloc_names; i++)
+		free(t->names[i]);
+	free(t->names);
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
 }

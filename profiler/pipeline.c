@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profiler/perf-read-local.h"
@@ -31,6 +32,10 @@ struct loader {
 	struct callgraph		**cgs;		/* per attr, created on its first sample */
 	uint64_t			*nr_samples;	/* per attr */
 	struct comm_table		comms;
+	struct agg_table		agg;		/* raw samples not yet symbolized */
+	struct frame_cache		frames_seen;
+	struct symstack_table		stacks;		/* symbolized, not yet in the graphs */
+	uint32_t			gen, kgen;	/* of the stack being resolved */
 	struct cg_frame			frames[MAX_STACK + 1];
 };
 
@@ -52,29 +57,54 @@ static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int c
 {
 	struct sym_result res = { NULL, "[unknown]", 0 };
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	struct frame_cache_entry *c;
 
-	/* Hypervisor and guest addresses have no maps here: unresolved, as in perf. */
-	if (kernel || cpumode == PERF_RECORD_MISC_USER)
-		sym_session_resolve(l->sym, pid, addr, kernel, &res);
-	f->sym = res.sym;
-	f->dso = res.dso ? res.dso : "[unknown]";
-	f->addr = !res.sym && l->o->keep_addrs ? addr : 0;
 	f->flags = kernel ? CG_FRAME_KERNEL : 0;
+	/* Hypervisor and guest addresses have no maps here: unresolved, as in perf. */
+	if (!kernel && cpumode != PERF_RECORD_MISC_USER) {
+		f->sym = NULL;
+		f->dso = res.dso;
+		f->addr = l->o->keep_addrs ? addr : 0;
+		f->sym_start = 0;
+		return;
+	}
+	if (kernel)
+		pid = -1;
+	c = frame_cache_slot(&l->frames_seen, pid, addr);
+	if (c->addr != addr || c->pid != pid || c->kgen != l->kgen ||
+	    c->gen != (kernel ? l->kgen : l->gen)) {
+		sym_session_resolve(l->sym, pid, addr, kernel, &res);
+		*c = (struct frame_cache_entry){
+			.addr = addr, .pid = pid, .gen = kernel ? l->kgen : l->gen, .kgen = l->kgen,
+			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
+			/*
+			 * perf keeps same-named symbols of a module apart by their start. The
+			 * kernel's starts are the same in every process; a library's are not
+			 * (each process maps it elsewhere) and symbolize gives no module-relative
+			 * one, so user symbols are told apart by name only.
+			 */
+			.sym_start = res.sym && kernel ? res.sym_start : 0,
+		};
+	}
+	f->sym = c->sym;
+	f->dso = c->dso;
+	f->sym_start = c->sym_start;
+	f->addr = !c->sym && l->o->keep_addrs ? addr : 0;
 }
 
 /*
- * The frames of one sample, leaf first: the call chain without its markers. The leaf must be
- * the sample's own ip (perf resolves it with the record's cpumode for Self and -U); chains
- * start there, and when one does not (or there is no chain) the ip is put in front.
+ * The frames of a sample, leaf first: the call chain without its markers. The leaf must be the
+ * sample's own ip (perf resolves it with the record's cpumode for Self and -U); chains start
+ * there, and when one does not (or there is no chain) the ip is put in front.
  */
-static size_t sample_frames(struct loader *l, const struct perf_sample *s, unsigned int misc)
+static size_t sample_frames(struct loader *l, const struct agg_entry *e, const uint64_t *chain)
 {
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
 	uint64_t first_ip = 0;
 	size_t n = 0;
 
-	for (uint64_t i = 0; i < s->callchain_nr && n < MAX_STACK; i++) {
-		uint64_t ip = perf_u64_at(s->callchain, i);
+	for (uint32_t i = 0; i < e->nr && n < MAX_STACK; i++) {
+		uint64_t ip = chain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
 			if (ip == (uint64_t)PERF_CONTEXT_HV) {
@@ -92,14 +122,80 @@ static size_t sample_frames(struct loader *l, const struct perf_sample *s, unsig
 		}
 		if (!n)
 			first_ip = ip;
-		resolve(l, s->pid, ip, cpumode, &l->frames[1 + n++]);
+		resolve(l, e->pid, ip, cpumode, &l->frames[1 + n++]);
 	}
-	if (n && first_ip == s->ip) {
+	if (n && first_ip == e->ip) {
 		memmove(&l->frames[0], &l->frames[1], n * sizeof(l->frames[0]));
 		return n;
 	}
-	resolve(l, s->pid, s->ip, misc & PERF_RECORD_MISC_CPUMODE_MASK, &l->frames[0]);
+	resolve(l, e->pid, e->ip, e->misc, &l->frames[0]);
 	return n + 1;
+}
+
+static int to_callgraph(uint32_t event, const struct cg_task *task, const struct cg_frame *f,
+			size_t n, uint64_t period, uint64_t samples, void *arg)
+{
+	struct loader *l = arg;
+
+	return callgraph_add(l->cgs[event], task, f, n, period, samples);
+}
+
+/* Symbolize one distinct raw stack and gather it (with all its samples) for its graph. */
+static int add_stack(const struct agg_entry *e, const uint64_t *chain, void *arg)
+{
+	struct loader *l = arg;
+	struct cg_task task;
+	size_t n;
+
+	l->gen = frame_cache_gen(&l->frames_seen, e->pid);
+	l->kgen = frame_cache_gen(&l->frames_seen, -1);
+	n = sample_frames(l, e, chain);
+	task.comm = comm_table_name(&l->comms, e->tid);
+	task.pid = l->o->keep_pid || l->o->keep_tid ? e->pid : -1;
+	task.tid = l->o->keep_tid ? e->tid : -1;
+	if (!task.comm || symstack_add(&l->stacks, e->event, &task, l->frames, n, e->period,
+				    e->samples))
+		return -ENOMEM;
+	return symstack_full(&l->stacks) ? symstack_flush(&l->stacks, to_callgraph, l) : 0;
+}
+
+/*
+ * Symbolize what has been gathered before an address space or a name changes: the samples of
+ * process @pid, of thread @tid, or (both -1) all of them.
+ */
+static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, size_t errlen)
+{
+	int ret;
+
+	if (pid < 0 && tid < 0)
+		ret = agg_flush(&l->agg, add_stack, l);
+	else
+		ret = agg_flush_task(&l->agg, pid, tid, add_stack, l);
+	return ret ? fail(err, errlen, ret, "%s", strerror(-ret)) : 0;
+}
+
+/* Which samples a record can change the meaning of (see flush_samples()). */
+static int flush_for(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+{
+	int32_t ids[3] = { -1, -1, -1 };	/* pid, tid (MMAP, COMM) / pid, ppid, tid (FORK) */
+	int ret;
+
+	if (rec->body_len < sizeof(ids))
+		return flush_samples(l, -1, -1, err, errlen);
+	memcpy(ids, rec->body, sizeof(ids));
+	switch (rec->hdr.type) {
+	case PERF_RECORD_COMM:
+		return flush_samples(l, -1, ids[1], err, errlen);
+	case PERF_RECORD_FORK:
+		ret = flush_samples(l, ids[0], ids[2], err, errlen);
+		break;
+	default:	/* MMAP, MMAP2: a kernel map (pid -1) concerns every process */
+		ret = flush_samples(l, ids[0], -1, err, errlen);
+		break;
+	}
+	if (!ret && frame_cache_invalidate(&l->frames_seen, ids[0]))
+		ret = fail(err, errlen, -ENOMEM, "out of memory");
+	return ret;
 }
 
 static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
@@ -107,10 +203,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 {
 	const struct perf_evattr *ev = rec->attr;
 	struct perf_sample s;
-	struct cg_task task;
-	char tidbuf[16];
-	size_t n;
-	int ret;
+	struct agg_key k;
 
 	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
 		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
@@ -120,27 +213,41 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		if (!l->cgs[ev->idx])
 			return fail(err, errlen, -ENOMEM, "out of memory");
 	}
-	n = sample_frames(l, &s, rec->hdr.misc);
-	task.comm = comm_table_name(&l->comms, s.tid, tidbuf, sizeof(tidbuf));
-	task.pid = l->o->keep_pid || l->o->keep_tid ? s.pid : -1;
-	task.tid = l->o->keep_tid ? s.tid : -1;
-	ret = callgraph_add(l->cgs[ev->idx], &task, l->frames, n, s.period, 1);
-	if (ret)
-		return fail(err, errlen, ret, "%s", strerror(-ret));
+	if (s.callchain_nr > UINT32_MAX)
+		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+			    (unsigned long long)rec->offset, rec->hdr.size);
+	k = (struct agg_key){
+		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
+		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
+	};
+	if (agg_add(&l->agg, &k, s.period))
+		return fail(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[ev->idx]++;
 	l->p->nr_samples++;
-	return 0;
+	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
 }
 
-/* MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset. */
+/*
+ * MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset.
+ * Only executable mappings go to the symbolizer (it takes anonymous ones for JIT code): MMAP2
+ * says so in prot, MMAP marks data mappings (perf record -d) in misc.
+ */
 static int add_map(struct loader *l, const struct perf_record *rec, size_t name_at)
 {
 	const char *body = rec->body, *name = body + name_at;
-	uint32_t pid;
+	uint32_t pid, prot;
 	uint64_t v[3];
 
 	if (rec->body_len <= name_at || !memchr(name, '\0', rec->body_len - name_at))
 		return -EINVAL;
+	if (rec->hdr.type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, body + 56, 4);
+		if (!(prot & PROT_EXEC))
+			return 0;
+	} else if (rec->hdr.misc & PERF_RECORD_MISC_MMAP_DATA) {
+		return 0;
+	}
 	memcpy(&pid, body, 4);
 	memcpy(v, body + 8, sizeof(v));
 	sym_session_add_map(l->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], name);
@@ -177,6 +284,19 @@ static int process(struct loader *l, const struct perf_record *rec, char *err, s
 	switch (rec->hdr.type) {
 	case PERF_RECORD_SAMPLE:
 		return add_sample(l, rec, err, errlen);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		/* Samples so far resolve and are named as things were before this record. */
+		ret = flush_for(l, rec, err, errlen);
+		if (ret)
+			return ret;
+		break;
+	default:
+		break;
+	}
+	switch (rec->hdr.type) {
 	case PERF_RECORD_MMAP:
 		ret = add_map(l, rec, 32);
 		break;
@@ -240,11 +360,15 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 
 	if (!so.kallsyms)
 		so.kallsyms = snap = default_kallsyms(path);
+	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
+	so.no_vmlinux_search = so.kallsyms != NULL;
 	l->sym = sym_session_new(&so);
 	free(snap);
 	if (!l->sym)
 		return fail(err, errlen, -errno, "cannot set up symbolization: %s",
 			    strerror(errno));
+	if (frame_cache_init(&l->frames_seen))
+		return fail(err, errlen, -ENOMEM, "out of memory");
 	l->p = calloc(1, sizeof(*l->p));
 	l->cgs = calloc(nr, sizeof(*l->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
@@ -291,6 +415,9 @@ static void loader_release(struct loader *l)
 	free(l->cgs);
 	free(l->nr_samples);
 	comm_table_release(&l->comms);
+	agg_release(&l->agg);
+	frame_cache_release(&l->frames_seen);
+	symstack_release(&l->stacks);
 	sym_session_free(l->sym);
 	perf_reader_close(l->r);
 }
@@ -310,6 +437,10 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 	ret = setup(&l, path, err, errlen);
 	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
 		ret = process(&l, &rec, err, errlen);
+	if (!ret)
+		ret = flush_samples(&l, -1, -1, err, errlen);
+	if (!ret && (ret = symstack_flush(&l.stacks, to_callgraph, &l)))
+		fail(err, errlen, ret, "%s", strerror(-ret));
 	if (!ret)
 		ret = collect_events(&l, err, errlen);
 	loader_release(&l);

@@ -26,6 +26,16 @@ const char *run_profile_event_used(void);
 /* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */
 void run_profile_summary(const char *base, FILE *fp);
 void run_profile_free(struct run_profile *rp);	/* NULL-safe */
+struct stat_session;
+/*
+ * LKP's perf-stat monitor over the measured phase: every CPU, its default event set, the whole
+ * phase as one interval (runs are often shorter than LKP's 1-s intervals). Failing to start is
+ * not fatal (*out NULL, a warning printed).
+ */
+int run_counters_start(struct stat_session **out);
+/* Stop counting (NULL-safe) and append the perf-stat.* keys to @out. */
+int run_counters_stop(struct stat_session *s, struct wl_metrics *out);
+
 /* Free what the module keeps across runs (the latest event name and keys). */
 void run_profile_exit(void);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "profiler/flamegraph-local.h"
 #include "profiler/log-local.h"
 #include "profiler/profile-local.h"
 #include "profiler/record-local.h"
@@ -120,7 +121,8 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		cgs[i] = p->events[i].cg;
 	if (p->nr_events) {
 		struct lkp_profile_opts o = {
-			.event = p->events[0].name,	/* LKP names every section after the first */
+			/* LKP names every section after the first event */
+			.event = p->events[0].name,
 			.calltrace_min = LKP_CALLTRACE_MIN,
 			.print_min = LKP_PRINT_MIN,
 		};
@@ -135,6 +137,8 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		ret = run_write_atomic(keys_path, write_keys, &keys);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
+	if (!ret && p->nr_events)	/* flamegraph.svg beside it; failing costs only the picture */
+		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
 	kv_list_release(&keys);
 	profile_free(p);
 	return ret ? 1 : 0;
@@ -248,7 +252,8 @@ void run_profile_summary(const char *base, FILE *fp)
 		plen = strlen(prefix);
 		for (size_t i = 0; i < latest_keys.nr; i++)
 			if (!strncmp(latest_keys.items[i].key, prefix, plen) &&
-			    kv_list_add(&rows, latest_keys.items[i].key, latest_keys.items[i].value))
+			    kv_list_add(&rows, latest_keys.items[i].key,
+					latest_keys.items[i].value))
 				break;
 		if (rows.nr) {
 			qsort(rows.items, rows.nr, sizeof(*rows.items), by_value_desc);
@@ -259,6 +264,40 @@ void run_profile_summary(const char *base, FILE *fp)
 		}
 		kv_list_release(&rows);
 	}
+}
+
+int run_counters_start(struct stat_session **out)
+{
+	static bool started_once;
+	struct stat_opts o = { .system_wide = true };	/* LKP's default perf-stat set */
+	enum log_level saved = log_verbosity;
+	char err[512] = "";
+	int ret;
+
+	*out = NULL;
+	/* what cannot be counted here is said by the first run only */
+	if (started_once && log_verbosity > LOG_WARN)
+		log_verbosity = LOG_WARN;
+	ret = stat_session_start(&o, out, err, sizeof(err));
+	log_verbosity = saved;
+	started_once = true;
+	if (ret)
+		pr_warn("perf-stat: %s: no perf-stat keys", err[0] ? err : strerror(-ret));
+	return ret;
+}
+
+int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
+{
+	struct kv_list keys = { 0 };
+	int ret;
+
+	if (!s)
+		return 0;
+	ret = stat_session_stop(s, &keys, NULL);
+	for (size_t i = 0; !ret && i < keys.nr; i++)
+		ret = wl_metrics_set(out, keys.items[i].key, keys.items[i].value);
+	kv_list_release(&keys);
+	return ret;
 }
 
 void run_profile_exit(void)

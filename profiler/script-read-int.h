@@ -21,11 +21,11 @@
 
 #define SCRIPT_NO_ID	UINT32_MAX
 
-/* ---- hashing ------------------------------------------------------------------------------- */
+/* ---- hashing --------------------------------------------------------------------------------- */
 
 uint64_t script_hash(const void *p, size_t n, uint64_t seed);
 
-/* ---- growable arrays ----------------------------------------------------------------------- */
+/* ---- growable arrays ------------------------------------------------------------------------- */
 
 struct sbuf {			/* bytes; not NUL-terminated unless sbuf_cstr() */
 	char	*p;
@@ -45,7 +45,7 @@ struct ids {			/* uint32 ids */
 int ids_reserve(struct ids *a, size_t more);
 void ids_release(struct ids *a);
 
-/* ---- name table: bytes -> id --------------------------------------------------------------- */
+/* ---- name table: bytes -> id ----------------------------------------------------------------- */
 
 struct name_table {
 	uint64_t	*slots;		/* (hash >> 32) << 32 | (id + 1); 0 = empty */
@@ -63,7 +63,7 @@ static inline const char *name_str(const struct name_table *t, uint32_t id)
 }
 void name_table_release(struct name_table *t);
 
-/* ---- stack table: (root, frames...) -> sums ------------------------------------------------- */
+/* ---- stack table: (root, frames...) -> sums -------------------------------------------------- */
 
 struct stack_entry {
 	uint32_t	off;		/* into stack_table.pool: root id, then frame ids leaf first */
@@ -84,7 +84,7 @@ int stack_add(struct stack_table *t, const uint32_t *key, size_t nr, uint64_t pe
 	      uint64_t samples);
 void stack_table_release(struct stack_table *t);
 
-/* ---- frame lines ---------------------------------------------------------------------------- */
+/* ---- frame lines ----------------------------------------------------------------------------- */
 
 struct frame_parts {
 	const char	*pc, *func, *mod;
@@ -107,7 +107,30 @@ typedef int (*frame_name_fn)(const char *name, size_t len, void *arg);
 int frame_names(const struct frame_parts *fp, unsigned int flags, bool java,
 		struct sbuf *scratch, frame_name_fn emit, void *arg);
 
-/* ---- the parser ----------------------------------------------------------------------------- */
+/* ---- header lines ---------------------------------------------------------------------------- */
+
+struct header {
+	const char	*comm, *pid, *tid;
+	size_t		comm_len, pid_len, tid_len;
+	size_t		end;		/* where the final \s+ of the header regex starts */
+	const char	*ev, *per;	/* event name and period digits; per_len 0: none */
+	size_t		ev_len, per_len;
+};
+
+/* The header regex, with the comm at least @min_comm bytes long (Perl: 2). Fills the comm,
+ * pid and tid of @h (pointers into @s). */
+bool header_match(const char *s, size_t n, size_t min_comm, struct header *h);
+
+/* The event regex on a whole header line: fills ev and per of @h; false when it does not match. */
+bool header_event(const char *s, size_t n, struct header *h);
+
+/* The count of a sample: "0" and "" count as 1 (Perl's `not $period`); saturating. */
+uint64_t period_value(const char *s, size_t n);
+
+/* A sample on one line: @h filled (event and period too), *@frame the frame's offset in @s. */
+bool header_one_line(const char *s, size_t n, struct header *h, size_t *frame);
+
+/* ---- the parser ------------------------------------------------------------------------------ */
 
 /* One distinct stack, as handed out by script_parse(). All pointers borrowed. */
 struct script_stack {
@@ -140,6 +163,13 @@ static inline bool perl_digit(unsigned char c)
 static inline bool perl_word(unsigned char c)
 {
 	return perl_digit(c) || c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static inline size_t skip_blanks(const char *s, size_t i, size_t n)
+{
+	while (i < n && perl_space(s[i]))
+		i++;
+	return i;
 }
 
 #endif

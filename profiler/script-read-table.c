@@ -68,7 +68,7 @@ uint64_t script_hash(const void *data, size_t n, uint64_t seed)
 	return mum(mum(a ^ K2, b ^ h ^ K3), h ^ K0);
 }
 
-/* ---- growable arrays ------------------------------------------------------------------------ */
+/* ---- growable arrays ------------------------------------------------------------------------- */
 
 /* Make room for @more elements of @size after @nr in *@v (capacity *@cap, doubling). */
 static int grow(void **v, size_t *cap, size_t nr, size_t more, size_t size, size_t first)
@@ -123,7 +123,7 @@ void ids_release(struct ids *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* ---- slots ------------------------------------------------------------------------------------ */
+/* ---- slots ----------------------------------------------------------------------------------- */
 
 static inline uint64_t slot_make(uint64_t hash, size_t idx)
 {
@@ -167,7 +167,7 @@ static int slots_grow(uint64_t **slots, size_t *mask, size_t used,
 	return 0;
 }
 
-/* ---- names ------------------------------------------------------------------------------------ */
+/* ---- names ----------------------------------------------------------------------------------- */
 
 #define NAME_SEED 0x6e616d6573ull
 
@@ -230,7 +230,7 @@ void name_table_release(struct name_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* ---- stacks ----------------------------------------------------------------------------------- */
+/* ---- stacks ---------------------------------------------------------------------------------- */
 
 #define STACK_SEED 0x737461636bull
 

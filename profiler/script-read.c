@@ -60,7 +60,7 @@ struct parser {
 	struct sbuf		scratch, pname;
 };
 
-/* ---- the line cache --------------------------------------------------------------------------- */
+/* ---- the line cache -------------------------------------------------------------------------- */
 
 static int emit_name(const char *name, size_t len, void *arg)
 {
@@ -217,7 +217,7 @@ static int frame_line(struct parser *p, const char *s, size_t n)
 	return 0;
 }
 
-/* ---- samples ---------------------------------------------------------------------------------- */
+/* ---- samples --------------------------------------------------------------------------------- */
 
 static int sample_end(struct parser *p)
 {
@@ -235,108 +235,6 @@ static int sample_end(struct parser *p)
 	if (!ret)
 		p->st->samples++;
 	return ret;
-}
-
-struct header {
-	const char	*comm, *pid, *tid;
-	size_t		comm_len, pid_len, tid_len;
-	size_t		end;		/* where the final \s+ of the header regex starts */
-};
-
-/*
- * ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ with the comm at least @min_comm bytes long (the Perl regex
- * needs 2). The comm is the shortest prefix followed by blanks, digits, slashes, digits and a
- * blank; greedy parts never need to backtrack here, so the first candidate that fits wins.
- */
-static bool header_match(const char *s, size_t n, size_t min_comm, struct header *h)
-{
-	size_t e, i, d1, d1e, d2, d2e;
-
-	if (!n || perl_space(s[0]))
-		return false;
-	for (e = min_comm; e < n; e++) {
-		if (!perl_space(s[e]))
-			continue;
-		for (i = e; i < n && perl_space(s[i]); i++)
-			;
-		for (d1 = i; i < n && perl_digit(s[i]); i++)
-			;
-		d1e = i;
-		while (i < n && s[i] == '/')
-			i++;
-		for (d2 = i; i < n && perl_digit(s[i]); i++)
-			;
-		d2e = i;
-		if (d1e > d1 && i < n && perl_space(s[i])) {
-			h->comm = s;
-			h->comm_len = e;
-			/* default `perf script` output has the TID but not the PID */
-			if (d2e == d2 || (d2e - d2 == 1 && s[d2] == '0')) {
-				h->pid = "?";
-				h->pid_len = 1;
-				h->tid = s + d1;
-				h->tid_len = d1e - d1;
-			} else {
-				h->pid = s + d1;
-				h->pid_len = d1e - d1;
-				h->tid = s + d2;
-				h->tid_len = d2e - d2;
-			}
-			h->end = i;
-			return true;
-		}
-		e = i ? i - 1 : 0;	/* nothing between here and i can start the blanks */
-	}
-	return false;
-}
-
-/* "0" and "" count as 1 (Perl's `not $period`); digits only, saturating. */
-static uint64_t period_value(const char *s, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!n || (n == 1 && s[0] == '0'))
-		return 1;
-	for (i = 0; i < n; i++) {
-		unsigned int d = (unsigned int)(s[i] - '0');
-
-		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
-	}
-	return v;
-}
-
-/*
- * The event and period of a header: /:\s*(\d+)*\s+(\S+):\s*$/. The line ends with "EVENT:" (and
- * blanks); before EVENT come blanks, optional digits (the period), blanks and a ':'.
- */
-static bool header_event(const char *s, size_t n, const char **ev, size_t *ev_len,
-			 const char **per, size_t *per_len)
-{
-	size_t m = n, t, b, d, digits;
-
-	while (m && perl_space(s[m - 1]))
-		m--;
-	if (!m || s[m - 1] != ':')
-		return false;
-	for (t = m; t && !perl_space(s[t - 1]); t--)
-		;
-	if (m - t < 2 || !t)
-		return false;
-	for (b = t; b && perl_space(s[b - 1]); b--)
-		;
-	for (d = b; b && perl_digit(s[b - 1]); b--)
-		;
-	digits = b;
-	while (b && perl_space(s[b - 1]))
-		b--;
-	if (!b || s[b - 1] != ':')
-		return false;
-	*per = s + digits;
-	*per_len = d - digits;
-	*ev = s + t;
-	*ev_len = m - 1 - t;
-	return true;
 }
 
 /* The event filter: true when a sample of @ev is kept. */
@@ -412,113 +310,36 @@ static int sample_start(struct parser *p, const struct header *h, uint64_t perio
 	return 0;
 }
 
-static size_t skip_blanks(const char *s, size_t i, size_t n)
+/* A header: the event filter, then the sample (a filtered one leaves $pname as it was). */
+static int header_line(struct parser *p, const char *s, size_t n, struct header *h)
 {
-	while (i < n && perl_space(s[i]))
-		i++;
-	return i;
+	h->per = "";
+	h->per_len = 0;
+	if (header_event(s, n, h) && !event_keep(p, h->ev, h->ev_len))
+		return 0;
+	return sample_start(p, h, period_value(h->per, h->per_len));
 }
 
-static size_t token_end(const char *s, size_t i, size_t n)
+/* A sample printed on one line: a sample of its own, closed at once. */
+static int one_line_sample(struct parser *p, const char *s, size_t n, struct header *h,
+			   size_t frame)
 {
-	while (i < n && !perl_space(s[i]))
-		i++;
-	return i;
-}
-
-static bool all_of(const char *s, size_t n, bool (*cls)(unsigned char))
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!cls((unsigned char)s[i]))
-			return false;
-	return n > 0;
-}
-
-static bool time_char(unsigned char c)
-{
-	return perl_digit(c) || c == '.';
-}
-
-static bool hex_char(unsigned char c)
-{
-	return perl_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-/*
- * A sample printed on one line, as `perf script` does without call chains:
- *   "   comm  PID[/TID] [CPU] TIME:  PERIOD EVENT:  IP SYM (DSO)"
- * (inferno reads these; the Perl script drops them). Only outside an open sample, and only
- * when everything after the event is one frame with a hex IP.
- */
-static int single_line(struct parser *p, const char *s, size_t n, bool *done)
-{
-	const char *per = "", *ev;
-	size_t i, t, per_len = 0, ev_len;
-	struct header h;
 	int ret;
 
-	*done = false;
-	/* a header ends with "EVENT:", a one-line sample with its frame's "(DSO)" */
-	for (t = n; t && perl_space(s[t - 1]); t--)
-		;
-	if (!t || s[t - 1] != ')')
+	if (!event_keep(p, h->ev, h->ev_len))
 		return 0;
-	i = skip_blanks(s, 0, n);
-	if (!header_match(s + i, n - i, 1, &h))
-		return 0;
-	s += i;
-	n -= i;
-	i = skip_blanks(s, h.end, n);
-	t = token_end(s, i, n);
-	if (t - i >= 3 && s[i] == '[' && s[t - 1] == ']' && all_of(s + i + 1, t - i - 2, perl_digit))
-		i = skip_blanks(s, t, n), t = token_end(s, i, n);
-	if (t - i >= 2 && s[t - 1] == ':' && all_of(s + i, t - i - 1, time_char))
-		i = skip_blanks(s, t, n), t = token_end(s, i, n);
-	if (all_of(s + i, t - i, perl_digit))
-		per = s + i, per_len = t - i, i = skip_blanks(s, t, n), t = token_end(s, i, n);
-	if (t - i < 2 || s[t - 1] != ':')
-		return 0;
-	ev = s + i;
-	ev_len = t - i - 1;
-	i = skip_blanks(s, t, n);
-	t = token_end(s, i, n);
-	if (!all_of(s + i, t - i, hex_char) || t == n)
-		return 0;
-	{
-		struct frame_parts fp;
-
-		if (!frame_match(s + i, n - i, &fp))
-			return 0;
-	}
-	*done = true;
-	if (!event_keep(p, ev, ev_len))
-		return 0;
-	ret = sample_start(p, &h, period_value(per, per_len));
+	ret = sample_start(p, h, period_value(h->per, h->per_len));
 	if (!ret)
-		ret = frame_line(p, s + i, n - i);
+		ret = frame_line(p, s + frame, n - frame);
 	if (!ret)
 		ret = sample_end(p);
 	return ret;
 }
 
-static int header_line(struct parser *p, const char *s, size_t n, const struct header *h)
-{
-	const char *ev, *per = "";
-	size_t ev_len, per_len = 0;
-
-	if (header_event(s, n, &ev, &ev_len, &per, &per_len) && !event_keep(p, ev, ev_len))
-		return 0;	/* $pname stays as it was */
-	return sample_start(p, h, period_value(per, per_len));
-}
-
 static int one_line(struct parser *p, const char *s, size_t n)
 {
 	struct header h;
-	bool done;
 	size_t i;
-	int ret;
 
 	if (n && s[0] == '#')
 		return 0;
@@ -526,12 +347,9 @@ static int one_line(struct parser *p, const char *s, size_t n)
 		n--;
 	if (!n)
 		return sample_end(p);
+	if (!p->open && !p->compat && header_one_line(s, n, &h, &i))
+		return one_line_sample(p, s, n, &h, i);
 	if (perl_space(s[0])) {
-		if (!p->open && !p->compat) {
-			ret = single_line(p, s, n, &done);
-			if (ret || done)
-				return ret;
-		}
 		i = skip_blanks(s, 1, n);
 		if (i == n) {
 			p->st->malformed++;
@@ -539,62 +357,12 @@ static int one_line(struct parser *p, const char *s, size_t n)
 		}
 		return frame_line(p, s + i, n - i);
 	}
-	if (header_match(s, n, p->compat ? 2 : 1, &h)) {
-		if (!p->open && !p->compat) {
-			ret = single_line(p, s, n, &done);
-			if (ret || done)
-				return ret;
-		}
+	if (header_match(s, n, p->compat ? 2 : 1, &h))
 		return header_line(p, s, n, &h);
-	}
 	return frame_line(p, s, n);
 }
 
-/* ---- detection ---------------------------------------------------------------------------- */
-
-bool script_looks_like(const void *head, size_t len)
-{
-	const char *s = head, *end = s + len, *nl;
-	const char *lines[2];
-	size_t lens[2], nr = 0, i;
-	struct frame_parts fp;
-
-	/* the first two lines that are not comments or blank */
-	while (s < end && nr < 2) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		if (!nl)
-			nl = end;
-		lens[nr] = (size_t)(nl - s);
-		if (lens[nr] && s[lens[nr] - 1] == '\r')
-			lens[nr]--;
-		if (lens[nr] && s[0] != '#') {
-			i = 0;
-			while (i < lens[nr] && perl_space(s[i]))
-				i++;
-			if (i < lens[nr]) {
-				lines[nr] = s + i;
-				lens[nr] -= i;
-				nr++;
-			}
-		}
-		s = nl + 1;
-	}
-	if (!nr)
-		return false;
-	/* a header: "comm pid ... event:", then a frame "pc sym (dso)" */
-	for (i = 0; i < lens[0]; i++)
-		if (perl_space(lines[0][i]))
-			break;
-	while (i < lens[0] && perl_space(lines[0][i]))
-		i++;
-	if (i == lens[0] || !perl_digit(lines[0][i]) || !memchr(lines[0], ':', lens[0]))
-		return false;
-	if (nr == 1)
-		return lines[0][lens[0] - 1] == ':';
-	return frame_match(lines[1], lens[1], &fp) && memchr(lines[1], ' ', lens[1]);
-}
-
-/* ---- entry point ------------------------------------------------------------------------------ */
+/* ---- entry point ----------------------------------------------------------------------------- */
 
 static void parser_release(struct parser *p)
 {
@@ -615,11 +383,14 @@ static int emit_stacks(struct parser *p, script_stack_fn fn, void *arg)
 	size_t cap = 0, i, k;
 	int ret = 0;
 
-	for (i = 0; i < p->stacks.nr && !ret; i++) {
-		const struct stack_entry *e = &p->stacks.e[i];
+	/* stacks with frames first: a call graph is never handed a frameless stack first */
+	for (i = 0; i < 2 * p->stacks.nr && !ret; i++) {
+		const struct stack_entry *e = &p->stacks.e[i % p->stacks.nr];
 		const uint32_t *key = p->stacks.pool.v + e->off;
 		struct script_stack s;
 
+		if ((i < p->stacks.nr) != (e->nr > 0))
+			continue;
 		if (e->nr > cap) {
 			const char **nn = realloc(names, e->nr * 2 * sizeof(*nn));
 

@@ -28,12 +28,12 @@ static int cache_grow(struct sym_cache *c)
 		return -ENOMEM;
 	for (size_t i = 0; c->slots && i <= c->mask; i++) {
 		struct cache_entry *e = &c->slots[i];
-		size_t j;
+		size_t j = hash_key(e->obj, e->addr) & (size - 1);
 
 		if (!e->obj)
 			continue;
-		for (j = hash_key(e->obj, e->addr) & (size - 1); slots[j].obj; j = (j + 1) & (size - 1))
-			;
+		while (slots[j].obj)
+			j = (j + 1) & (size - 1);
 		slots[j] = *e;
 	}
 	free(c->slots);

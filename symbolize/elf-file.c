@@ -89,8 +89,10 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 		GElf_Word shndx;
 		Elf *elf = NULL;
 		Dwarf_Addr bias;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		const char *name;
 		char *demangled;
+
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
 
 		if (name && name[0] == '_')
 			note_marker(e, name, addr);

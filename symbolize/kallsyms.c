@@ -59,7 +59,7 @@ static void drop_entry_trampoline(struct symtab *t)
 	size_t out = 0;
 
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->v[i].dso || strcmp(t->v[i].name, ENTRY_TRAMPOLINE))
+		if (t->v[i].dso || t->v[i].name[0] != '_' || strcmp(t->v[i].name, ENTRY_TRAMPOLINE))
 			t->v[out++] = t->v[i];
 	t->nr = out;
 }

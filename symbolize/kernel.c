@@ -110,9 +110,12 @@ static uint64_t first_module_start(const struct kallsyms *ks)
 {
 	uint64_t first = UINT64_MAX;
 
-	for (size_t i = 0; i < ks->tab.nr; i++)
-		if (ks->tab.v[i].dso && ks->tab.v[i].start < first && ks->tab.v[i].start > ks->text_start)
-			first = ks->tab.v[i].start;
+	for (size_t i = 0; i < ks->tab.nr; i++) {
+		const struct sym_entry *e = &ks->tab.v[i];
+
+		if (e->dso && e->start < first && e->start > ks->text_start)
+			first = e->start;
+	}
 	return first;
 }
 

@@ -61,6 +61,7 @@ struct sym_entry {
 	const char	*dso;		/* interned "[mod]" for module symbols, NULL otherwise */
 	uint32_t	order;		/* input order: equal starts keep it, like perf's rbtree */
 	uint8_t		binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	bool		sized;		/* the end was given, not fixed up */
 };
 struct symtab {
 	struct sym_entry	*v;
@@ -76,7 +77,11 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 void symtab_finish(struct symtab *t, bool kallsyms);
 /* Only sort (perf keeps a JIT map's symbols as written). */
 void symtab_sort(struct symtab *t);
-/* The symbol containing @addr, or NULL. */
+/*
+ * The symbol containing @addr, or NULL. When symbols overlap (a label inside a function, its end
+ * fixed up to the next symbol), a symbol with its own size wins over fixed-up ones, then the
+ * latest start. (perf's answer there depends on the shape of its rbtree.)
+ */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 /* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
 struct sym_entry *symtab_find_name(const struct symtab *t, const char *name);
@@ -177,8 +182,9 @@ struct kernel_syms {
 	struct elf_syms	vmlinux;
 	bool		have_vmlinux;
 	uint64_t	vmlinux_text;	/* _text in the vmlinux (link address) */
-	uint64_t	vmlinux_delta;	/* runtime address - vmlinux link address (KASLR), mod 2^64 */
-	uint64_t	map_start, map_end;	/* [kernel.kallsyms] map: record's MMAP or _text.._etext */
+	uint64_t	vmlinux_delta;	/* runtime - link address (KASLR), modulo 2^64 */
+	/* the [kernel.kallsyms] map: the recording's MMAP, else _text.._etext */
+	uint64_t	map_start, map_end;
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */

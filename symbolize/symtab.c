@@ -43,6 +43,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	e->dso = dso;
 	e->order = (uint32_t)t->nr;
 	e->binding = binding;
+	e->sized = len != 0;
 	t->nr++;
 	return 0;
 }
@@ -152,6 +153,7 @@ static bool contains(const struct sym_entry *e, uint64_t addr)
 
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 {
+	struct sym_entry *found = NULL;
 	size_t lo = 0, hi = t->nr;
 
 	/* the last symbol starting at or before addr */
@@ -163,10 +165,17 @@ struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	for (size_t i = lo, walked = 0; i > 0 && walked < MAX_WALK_BACK; i--, walked++)
-		if (contains(&t->v[i - 1], addr))
-			return &t->v[i - 1];
-	return NULL;
+	for (size_t i = lo, walked = 0; i > 0 && walked < MAX_WALK_BACK; i--, walked++) {
+		struct sym_entry *e = &t->v[i - 1];
+
+		if (!contains(e, addr))
+			continue;
+		if (e->sized)
+			return e;
+		if (!found)
+			found = e;
+	}
+	return found;
 }
 
 struct sym_entry *symtab_find_name(const struct symtab *t, const char *name)

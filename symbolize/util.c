@@ -2,7 +2,6 @@
 /*
  * util.c - small helpers shared by the text readers (kallsyms, perf JIT maps).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -60,7 +59,7 @@ static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = (char)tolower((unsigned char)c);
+	c |= 0x20;	/* ASCII lower case */
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 

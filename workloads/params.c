@@ -108,8 +108,8 @@ int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen)
 			}
 		bit = WL_P_THP;
 	} else {
-		return wl_fail(err, errlen, -EINVAL, "'%.*s': unknown parameter (nr_task, unit_size, "
-			       "size, runtime, testtime, seed, thp)", (int)klen, kv);
+		return wl_fail(err, errlen, -EINVAL, "'%.*s': unknown parameter (nr_task, "
+			       "unit_size, size, runtime, testtime, seed, thp)", (int)klen, kv);
 	}
 #undef KEY
 	if (ret)

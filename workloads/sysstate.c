@@ -30,7 +30,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 
 	if (!hp_kb)
 		return wl_fail(err, errlen, -EOPNOTSUPP,
-			       "hugetlb: no Hugepagesize in /proc/meminfo (kernel without hugetlbfs)");
+			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
 	snprintf(env->hp_path, sizeof(env->hp_path),
 		 "/sys/kernel/mm/hugepages/hugepages-%llukB/nr_overcommit_hugepages",
 		 (unsigned long long)hp_kb);

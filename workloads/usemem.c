@@ -299,7 +299,7 @@ static int barrier(struct usemem *um, unsigned long nr)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			break;		/* a task died before it got ready: its status tells */
+			break;	/* a task died before it got ready: its status tells */
 		nr -= (unsigned long)n;
 	}
 	return write(um->wake[1], "", 1) == 1 ? 0 : -errno;
@@ -340,8 +340,7 @@ static int do_tasks(struct usemem *um, char *err, size_t errlen)
 			failed++;
 	}
 	if (!ret && failed)
-		ret = wl_fail(err, errlen, -EIO, "usemem: %u of %u tasks failed (see the log)",
-			      failed, nr_task);
+		ret = wl_fail(err, errlen, -EIO, "usemem: %u of %u tasks failed", failed, nr_task);
 	return ret;
 }
 

@@ -28,7 +28,7 @@ enum wl_sizing {
 };
 
 enum wl_usemem_flags {
-	WL_UM_THREADS	= 1 << 0,	/* -t N: one process, N threads (else -n N processes) */
+	WL_UM_THREADS	= 1 << 0,	/* -t N: N threads in one process, else -n */
 	WL_UM_PREALLOC	= 1 << 1,	/* --prealloc */
 	WL_UM_PREFAULT	= 1 << 2,	/* --prefault */
 	WL_UM_RANDOM	= 1 << 3,	/* --random */
@@ -42,7 +42,7 @@ struct workload {
 	const char	*name;
 	const char	*family;
 	enum wl_kind	kind;
-	const char	*summary;	/* one line: what it does and the kernel path it stresses */
+	const char	*summary;	/* one line: what it does, what it stresses */
 	/* vm-scalability */
 	unsigned int	um_flags;	/* enum wl_usemem_flags */
 	enum wl_sizing	sizing;
@@ -58,7 +58,7 @@ struct workload {
 /* ---- usemem engine (usemem.c) ---------------------------------------------------------- */
 
 struct usemem_opts {
-	uint64_t	bytes;		/* the size argument: per worker, or the shared region */
+	uint64_t	bytes;		/* the size argument (per worker or shared) */
 	unsigned int	nr_task;	/* -n (processes); 0 = 1 */
 	unsigned int	nr_thread;	/* -t (threads per process); 0 = none */
 	unsigned int	flags;		/* enum wl_usemem_flags */

@@ -44,8 +44,8 @@ void wl_metrics_release(struct wl_metrics *m);	/* frees the items; the list is r
 /* ---- parameters -------------------------------------------------------------------------- */
 
 enum wl_thp {
-	WL_THP_SYSTEM,		/* leave the mappings alone: whatever the sysfs setting gives */
-	WL_THP_ALWAYS,		/* want THP: MADV_HUGEPAGE when the system is in madvise mode */
+	WL_THP_SYSTEM,		/* leave the mappings alone (sysfs decides) */
+	WL_THP_ALWAYS,		/* want THP: MADV_HUGEPAGE in madvise mode */
 	WL_THP_MADVISE,		/* always call MADV_HUGEPAGE */
 	WL_THP_NEVER,		/* MADV_NOHUGEPAGE */
 };
@@ -63,8 +63,8 @@ struct wl_params {
 	unsigned int	set;		/* enum wl_param_bits: given on the command line */
 	long		nr_task;	/* workers (vm-scalability); default: online CPUs */
 	uint64_t	unit_size;	/* bytes per case run; default per workload (docs) */
-	uint64_t	size;		/* LKP's size: repeat = size / unit_size; 0: run once */
-	unsigned int	runtime;	/* seconds: usemem --runtime and repeat budget, aim9 testtime */
+	uint64_t	size;		/* LKP's: repeat = size / unit_size; 0: once */
+	unsigned int	runtime;	/* s: usemem --runtime and budget; testtime */
 	uint64_t	seed;		/* random cases; unset: time(0) ^ tid as usemem does */
 	enum wl_thp	thp;
 };

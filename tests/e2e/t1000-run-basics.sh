@@ -93,6 +93,29 @@ test_expect_success 'a second invocation appends runs 2 and 3 to the matrix' '
 	[ "$(json_get "$(run_dir)/matrix.json" vm-scalability.throughput | tr , "\n" | wc -l)" -eq 4 ]
 '
 
+test_expect_success 'memory that cannot be mapped: the reason, exit 1, no run, no zero metric' '
+	rc=0; "$KPROF" run anon-w-seq nr_task=1 unit_size=1P size=1P --runs 2 --no-profile \
+		-o big >out 2>err || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "mmap failed: Cannot allocate memory" err &&
+	! ls big/anon-w-seq/*/*/0 >/dev/null 2>&1 && ! ls -a big/anon-w-seq/*/* | grep -q tmp
+'
+
+test_expect_success 'an unwritable result root is a one-line error' '
+	rc=0; "$KPROF" run brk_test testtime=1 --no-profile -o /proc/kprof-no/x 2>err || rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "/proc/kprof-no" err
+'
+
+prereq_THP() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
+	! grep -q "\[never\]" /sys/kernel/mm/transparent_hugepage/enabled; }
+
+test_expect_success THP 'thp=always takes the THP fault path (MADV_HUGEPAGE in madvise mode)' '
+	"$KPROF" -q run anon-w-seq thp=always nr_task=1 unit_size=64M size=64M --runs 1 \
+		--no-profile -o thp >/dev/null 2>&1 &&
+	s=$(echo thp/anon-w-seq/*/*/0/stats.json) &&
+	case "$s" in *-always-*) ;; *) echo "thp not in path_params: $s"; exit 1 ;; esac &&
+	[ "$(json_get "$s" proc-vmstat.thp_fault_alloc)" -ge 1 ]
+'
+
 test_expect_success 'piped output has no progress escapes' '
 	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile >out 2>err &&
 	! grep -q "$(printf "\\033")" err &&

@@ -26,9 +26,9 @@ interrupt_after_first_run() {
 # A workload's processes are children of kprof; none may survive it.
 no_workers() { ! pgrep -f "kprof run $1" >/dev/null; }
 
-test_expect_success 'anon-w-rand: finished runs intact, no temporary run directory' '
+test_expect_success 'anon-w-rand (profiled): finished runs intact, no temporary run directory' '
 	rc=$(interrupt_after_first_run r1 anon-w-rand nr_task=2 unit_size=128M size=512M \
-		--runs 5 --no-profile) &&
+		--runs 5) &&
 	[ "$rc" -eq 130 ] && grep -q interrupted err &&
 	base=$(echo r1/anon-w-rand/*/*) &&
 	json_get "$base/0/stats.json" vm-scalability.throughput >/dev/null &&

@@ -61,10 +61,12 @@ if test_have_prereq PERF_EVENTS; then
 	own=$(echo own/anon-w-seq/*/*/0)
 fi
 
-test_expect_success PERF_EVENTS 'kprof run profiles each run: perf.data that perf reads' '
+test_expect_success PERF_EVENTS 'kprof run profiles and counts each run: perf.data, perf-stat' '
 	[ "$own_rc" -eq 0 ] && test -s "$own/perf.data" && test -s "$own/perf.data.kallsyms" &&
 	perf report -i "$own/perf.data" --stdio -q --sort sym 2>/dev/null | grep -q do_rw_once &&
-	[ -n "$(json_get "$own/meta.json" event)" ]
+	[ -n "$(json_get "$own/meta.json" event)" ] &&
+	json_get "$own/stats.json" perf-stat.ps.cpu-clock >/dev/null &&
+	json_get "$own/stats.json" perf-stat.i.page-faults >/dev/null
 '
 
 if test_have_prereq PERF_EVENTS && test -s "$own/profile.folded"; then

@@ -31,9 +31,12 @@ compare_lkp() {
 	perl "$E2E/lkp-keys-compare.pl" "$data.perf.cmp" "$data.kprof.cmp" 0.01
 }
 
+# -B -N (no build ids, no build-id cache): perf report then reads the binaries by path, as kprof
+# does, instead of the copies perf cached at record time; on a machine where other programs are
+# being rebuilt while -a records them, the two would otherwise name their samples differently.
 test_expect_success PERF,PERF_EVENTS 'record the fixture per command and system wide' '
-	perf record -q -g -e cpu-clock -o cmd.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
-	perf record -q -a -g -e cpu-clock -o sys.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
+	perf record -q -B -N -g -e cpu-clock -o cmd.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
+	perf record -q -B -N -a -g -e cpu-clock -o sys.data "$FIXTURES/calltree" 1 >/dev/null 2>&1 &&
 	test -s cmd.data && test -s sys.data
 '
 

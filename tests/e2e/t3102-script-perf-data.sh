@@ -9,6 +9,8 @@ prereq_RECORDED() { [ -s "$TRASH/perf.data" ] && [ -s "$TRASH/script.txt" ]; }
 test_expect_success PERF,PERF_EVENTS 'record a fixture with perf record -g -e cpu-clock' '
 	perf record -q -g -e cpu-clock -o perf.data -- "$FIXTURES/calltree" 0.3 >/dev/null 2>&1 &&
 	perf script -i perf.data >script.txt 2>/dev/null &&
+	perf script -i perf.data -F comm,pid,tid,time,period,event,ip,sym,dso \
+		>script-pid.txt 2>/dev/null &&
 	grep -q " leaf_a" script.txt
 '
 
@@ -18,6 +20,17 @@ for opt in "" --kernel "--count samples"; do
 		"$KPROF" collapse $opt -i perf.data >from-data &&
 		"$KPROF" collapse $opt script.txt >from-script &&
 		grep -q "^calltree;.*;main;run;phase_a;leaf_a;spin " from-script &&
+		test_cmp from-script from-data
+	'
+done
+
+# perf script prints the PID only when asked (-F ...,pid,tid,...); without it the root is comm-?.
+for opt in --pid --tid "--tid --addrs --kernel" "--all --addrs"; do
+	export opt
+	test_expect_success RECORDED "perf.data equals perf script -F with pids ($opt)" '
+		"$KPROF" collapse $opt -i perf.data >from-data &&
+		"$KPROF" collapse $opt script-pid.txt >from-script &&
+		grep -q "^calltree[-;]" from-script &&
 		test_cmp from-script from-data
 	'
 done

@@ -8,12 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 
 SYMFIX=$FIXTURES/symbolize
+TO_SYM=$KPROF_SRC/tests/fixtures/symbolize/perf-script-to-sym.pl
 SCRIPT_FIELDS="-F pid,ip,sym,dso --show-mmap-events --show-task-events"
 
 # compare_with_perf PERF_DATA: fails on any frame where the names differ.
 compare_with_perf() {
 	perf script -i "$1" $SCRIPT_FIELDS 2>/dev/null >script.txt
-	perl "$KPROF_SRC/tests/fixtures/symbolize/perf-script-to-sym.pl" expect.txt <script.txt >cmds.txt
+	perl "$TO_SYM" expect.txt <script.txt >cmds.txt
 	"$SYMFIX/sym-resolve" --no-vmlinux-search --stats <cmds.txt >resolved.txt 2>stats.txt
 	cut -f2,3 resolved.txt >got.txt
 	[ "$(wc -l <expect.txt)" -eq "$(wc -l <got.txt)" ]
@@ -21,7 +22,8 @@ compare_with_perf() {
 	# the known difference: perf 6.1's padding names
 	awk -F'|' '$1 != $2 && $1 !~ /^(__pfx_|__cfi_)/' pairs.txt >diff.txt
 	known=$(awk -F'|' '$1 != $2' pairs.txt | wc -l)
-	say "$(wc -l <pairs.txt) frames, $known differ, $(wc -l <diff.txt) unexplained; $(cat stats.txt)"
+	say "$(wc -l <pairs.txt) frames, $known differ, $(wc -l <diff.txt) unexplained"
+	say "$(cat stats.txt)"
 	if [ -s diff.txt ]; then
 		sort diff.txt | uniq -c | sort -rn | head -20
 		return 1

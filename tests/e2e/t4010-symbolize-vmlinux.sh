@@ -10,7 +10,8 @@ KV=$SYMFIX/kvmlinux
 
 # nm's sized functions other than padding: "ADDR SIZE NAME"
 nm_functions() {
-	nm -S --defined-only "$1" | awk '$3 ~ /^[Tt]$/ && $4 !~ /^__(pfx|cfi)_/ { print $1, $2, $4 }'
+	nm -S --defined-only "$1" |
+		awk '$3 ~ /^[Tt]$/ && $4 !~ /^__(pfx|cfi)_/ { print $1, $2, $4 }'
 }
 
 test_expect_success 'the fixture vmlinux has functions and padding symbols' '
@@ -80,8 +81,9 @@ test_expect_success 'a --vmlinux that is not ELF is an error' '
 prereq_NO_VMLINUX() {
 	local r p
 	r=$(uname -r)
-	for p in "/usr/lib/debug/boot/vmlinux-$r" "/boot/vmlinux-$r" "/lib/modules/$r/build/vmlinux" \
-		 "/usr/lib/debug/lib/modules/$r/vmlinux" "/usr/lib/debug/boot/vmlinux-$r.debug"; do
+	for p in "/usr/lib/debug/boot/vmlinux-$r" "/boot/vmlinux-$r" \
+		 "/lib/modules/$r/build/vmlinux" "/usr/lib/debug/lib/modules/$r/vmlinux" \
+		 "/usr/lib/debug/boot/vmlinux-$r.debug"; do
 		[ -e "$p" ] && return 1
 	done
 	return 0

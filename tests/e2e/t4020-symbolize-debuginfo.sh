@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# User-space symbols that are not plain .symtab entries of the mapped file: a stripped library
+# User-space ELF cases beyond a plain .symtab in the mapped file: a stripped library
 # whose symbols are in a separate file named by .gnu_debuglink, one with an xz MiniDebugInfo
 # section (.gnu_debugdata) -- a local function, absent from .dynsym, is the witness, and a
-# stripped copy without either is the control -- and PLT stubs, which perf names "fn@plt".
+# stripped copy without either is the control --, a fixed-address (ET_EXEC) executable, and PLT
+# stubs, which perf names "fn@plt".
 . "$(dirname "$0")/lib.sh"
 
 SYMFIX=$FIXTURES/symbolize
 LIB=$SYMFIX/libsymfix.so
 BASE=0x7f0000000000
 
-# resolve LIBRARY FUNCTION: map LIBRARY's executable segment as ld.so would at BASE and name
-# the second byte of FUNCTION (whose address comes from the unstripped library).
+# resolve FILE FUNCTION [SYMBOLS-FROM]: map FILE's executable segment as ld.so would (at BASE
+# for a shared object, at its link address for ET_EXEC) and name the second byte of FUNCTION,
+# whose address comes from SYMBOLS-FROM (default: the unstripped library).
 resolve() {
-	local v seg off va memsz
-	v=$(nm "$LIB" | awk -v f="$2" '$3 == f { print $1 }')
+	local v seg off va memsz BASE=$BASE
+	v=$(nm "${3:-$LIB}" | awk -v f="$2" '$3 == f { print $1 }')
+	readelf -h "$1" | grep -q "Type: *EXEC" && BASE=0
 	seg=$(readelf -lW "$1" | awk '$1 == "LOAD" && / E +0x/ { print $2, $3, $6; exit }')
 	read -r off va memsz <<<"$seg"
 	printf "map 4242 0x%x 0x%x 0x%x %s\nu 4242 0x%x\n" \
@@ -42,6 +45,13 @@ test_expect_success 'stripped with .gnu_debugdata (MiniDebugInfo): named from it
 	readelf -S "$SYMFIX/minidebug/libsymfix.so" | grep -q gnu_debugdata &&
 	test "$(resolve "$SYMFIX/minidebug/libsymfix.so" symfix_lib_local)" = symfix_lib_local &&
 	test "$(resolve "$SYMFIX/minidebug/libsymfix.so" symfix_lib_inner)" = symfix_lib_inner
+'
+
+test_expect_success 'a fixed-address executable (ET_EXEC) and a PIE name the same functions' '
+	for f in main_leaf main_middle main_syscalls main; do
+		test "$(resolve "$SYMFIX/symfix-nopie" $f "$SYMFIX/symfix-nopie")" = $f &&
+		test "$(resolve "$SYMFIX/symfix" $f "$SYMFIX/symfix")" = $f || exit 1
+	done
 '
 
 test_expect_success 'PLT stubs are named fn@plt, as perf and objdump name them' '

@@ -25,7 +25,8 @@ test_expect_success '--size changes the geometry' '
 '
 
 test_expect_success XMLLINT '--svg writes a well-formed picture with every run' '
-	"$KPROF" plot --svg p.svg --label good --label bad base new aim9.brk_test.ops_per_sec >/dev/null &&
+	"$KPROF" plot --svg p.svg --label good --label bad base new aim9.brk_test.ops_per_sec \
+		>/dev/null &&
 	xmllint --noout p.svg &&
 	[ "$(grep -c "<circle" p.svg)" -eq 7 ] &&
 	grep -q "bisect-good sample (good)" p.svg

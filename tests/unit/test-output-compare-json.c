@@ -162,6 +162,43 @@ static void test_matrix(void)
 	free(mj);
 }
 
+/*
+ * Mutated documents (a fixed pseudo-random sequence, so failures reproduce): the parser must
+ * either accept or reject each with a message, never crash or read out of bounds (this test
+ * runs under ASan and valgrind too).
+ */
+static void test_mutations(void)
+{
+	static const char seed[] = "{\"a.b\": [1.5, -2e3, 0, \"s\\u00e9\"], "
+				   "\"c\": {\"d\": [true, null]}, \"e\": \"x\\\"y\", \"f\": 12}";
+	static const char alphabet[] = "{}[]\",:\\/u0123456789.eE+-tfn \t\n\x01\xff";
+	unsigned int state = 12345, accepted = 0, bad = 0;
+	char doc[sizeof(seed)], err[128];
+
+	for (int i = 0; i < 5000; i++) {
+		struct json_object o;
+		size_t len = sizeof(seed) - 1;
+		int ret;
+
+		memcpy(doc, seed, sizeof(seed));
+		for (int k = 0; k < 1 + i % 4; k++) {
+			state = state * 1103515245 + 12345;
+			doc[(state >> 8) % len] = alphabet[(state >> 20) % (sizeof(alphabet) - 1)];
+		}
+		state = state * 1103515245 + 12345;
+		if (i % 7 == 0)
+			len = (state >> 8) % len;	/* truncated */
+		ret = json_parse(doc, len, &o, err, sizeof(err));
+		if (ret == 0)
+			accepted++;
+		else if (ret != -EINVAL || strncmp(err, "byte offset ", 12))
+			bad++;
+		json_object_release(&o);
+	}
+	is_int(bad, 0, "5000 mutated documents: each accepted or rejected with a byte offset");
+	ok(accepted > 0 && accepted < 5000, "some accepted (%u), some rejected", accepted);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -169,6 +206,7 @@ int main(void)
 	test_parse();
 	test_numbers_out();
 	test_matrix();
+	test_mutations();
 	{
 		char cmd[sizeof(tmpdir) + 16];
 

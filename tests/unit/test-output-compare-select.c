@@ -28,9 +28,9 @@ static struct lkp_side side(const double *v, size_t n)
 }
 
 /* A set that lacks the key: n runs of LKP's Integer 0 fillers. */
-static struct lkp_side absent(size_t n, bool has_perf_profile)
+static struct lkp_side absent(size_t n, bool has_monitor)
 {
-	return (struct lkp_side){ NULL, NULL, n, false, has_perf_profile };
+	return (struct lkp_side){ NULL, NULL, n, false, has_monitor };
 }
 
 static bool changed(const char *key, struct lkp_side base, struct lkp_side new)
@@ -86,6 +86,10 @@ static void test_perf_profile(void)
 	   "perf-profile: newly appearing 3%% is listed (base has perf-profile keys)");
 	ok(!changed("perf-profile.self.cycles-pp.f", absent(3, false), side(three, 3)),
 	   "perf-profile: not listed when the base has no perf-profile key at all");
+	ok(changed("lock_stat.x.contentions", absent(3, true), side(N(2e4, 2e4, 2e4), 3)),
+	   "lock_stat: the same exception as perf-profile (monitored_by_b?)");
+	ok(!changed("aim9.newkey", absent(3, true), side(N(9, 9, 9), 3)),
+	   "... but not for other monitors");
 	/* New median element is a filler (missing in 2 of 3 runs) -> threshold test. */
 	n = (struct lkp_side){ N(0, 0, 3), (const bool[]){ 0, 0, 1 }, 3, true, true };
 	ok(!changed("perf-profile.self.cycles-pp.f", side(three, 3), n),

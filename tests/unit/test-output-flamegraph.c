@@ -97,6 +97,8 @@ static int collect(const struct folded_frame *f, size_t nr, double count, double
 	return 0;
 }
 
+#define ZEROS_50 "00000000000000000000000000000000000000000000000000"
+
 static void test_folded_read(void)
 {
 	const char *text = "a;b;c 42\r\n"
@@ -106,16 +108,19 @@ static void test_folded_read(void)
 			   "d;e 3 5\n"
 			   "f;;g 7\n"
 			   "17\n"
-			   " 2\n";
+			   " 2\n"
+			   "sp;x  4\n"
+			   "inf 1" ZEROS_50 ZEROS_50 ZEROS_50 ZEROS_50 ZEROS_50
+			   ZEROS_50 ZEROS_50 "\n";
 	struct folded_read_stats st;
 	struct collected c = { .nr = 0 };
 
 	is_int(folded_read_buf(text, strlen(text), collect, &c, &st), 0, "folded text parses");
-	is_u64(st.lines, 7, "non-empty lines counted");
-	is_u64(st.invalid, 2, "lines without a count (or only a count) are invalid");
+	is_u64(st.lines, 9, "non-empty lines counted");
+	is_u64(st.invalid, 3, "lines without a (finite) count, or only one, are invalid");
 	is_u64(st.first_invalid, 2, "the first invalid line is reported");
 	is_u64(st.two_counts, 1, "a difffolded line is recognised");
-	is_int(c.nr, 5, "five stacks");
+	is_int(c.nr, 6, "six stacks");
 	is_str(c.lines[0], "a|b|c", "frames split at ';', CRLF accepted");
 	is_double(c.count[0], 42, 0, "integer count");
 	ok(c.before[0] < 0, "a single count has no before");
@@ -126,6 +131,7 @@ static void test_folded_read(void)
 	ok(c.before[2] == 3 && c.count[2] == 5, "two-count line: before 3, after 5");
 	is_str(c.lines[3], "f||g", "an empty frame is kept");
 	is_str(c.lines[4], "", "an empty stack is a sample of the root");
+	is_str(c.lines[5], "sp|x ", "one blank before the count goes, like flamegraph.pl's regex");
 }
 
 static void test_tree(void)
@@ -150,6 +156,13 @@ static void test_tree(void)
 	/* reversed: c;b;a and c;b;x share c and b */
 	is_int(flame_tree_nr_nodes(r), 5, "--reverse merges at the leaf: all,c,b,a,x");
 	ok(!strcmp(r->nodes[r->nodes[0].first_child].name, "c"), "the leaf is the root frame");
+	flame_tree_free(r);
+	r = tree_of("a;k 1\nb;x 1\na;k_[k] 2\n", false);
+	is_int(flame_tree_nr_nodes(r), 5, "annotated and plain kernel frames are one frame");
+	for (size_t i = 1; i < r->nr; i++)
+		if (!strcmp(r->nodes[i].name, "k"))
+			ok(r->nodes[i].flags == FLAME_FRAME_KERNEL && r->nodes[i].total[0] == 3,
+			   "it is a kernel frame holding both counts");
 	is_int(flame_tree_add(t, FLAME_AFTER, NULL, NULL, 0, -1), -EINVAL, "negative count");
 	is_int(flame_tree_add(t, FLAME_AFTER, NULL, NULL, 0, NAN), -EINVAL, "NaN count");
 	flame_tree_free(t);

@@ -117,6 +117,34 @@ static void test_kernel_and_names(void)
 	callgraph_free(cg);
 }
 
+static void test_tidy(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add(cg, "app", "foo(int, char)", 1, 1);
+	cg_test_add(cg, "app", "(anonymous namespace)::bar(int)", 1, 1);
+	cg_test_add(cg, "app", "net/http.(*Client).Do", 1, 1);
+	cg_test_add(cg, "app", "RegExp:[&<>\"']", 1, 1);
+	cg_test_add(cg, "app", "Ljava/lang/Thread:.run", 1, 1);
+	cg_test_add(cg, "java", "Ljava/lang/Thread:.run;Lnoslash", 1, 1);
+	text = folded(cg, FOLDED_TIDY, &err);
+	is_str(text,
+	       "app;(anonymous namespace)::bar 1\n"
+	       "app;Ljava/lang/Thread:.run 1\n"
+	       "app;RegExp:[&<>] 1\n"
+	       "app;foo 1\n"
+	       "app;net/http.(*Client).Do 1\n"
+	       "java;Lnoslash;java/lang/Thread:.run 1\n",
+	       "FOLDED_TIDY: the script's generic and Java tidying");
+	free(text);
+	text = folded(cg, 0, &err);
+	ok(strstr(text, "app;foo(int, char) 1\n") != NULL, "without it names are verbatim");
+	free(text);
+	callgraph_free(cg);
+}
+
 static void test_roots(void)
 {
 	struct callgraph *cg = callgraph_new();
@@ -149,7 +177,8 @@ static void test_many(void)
 	int i, err;
 
 	for (i = 0; i < 5000; i++) {
-		snprintf(stack, sizeof(stack), "f%d;g%d;?+%d@lib%d.so;main", i % 1000, i % 7, i, i % 3);
+		snprintf(stack, sizeof(stack), "f%d;g%d;?+%d@lib%d.so;main", i % 1000, i % 7, i,
+			 i % 3);
 		cg_test_add(cg, i % 2 ? "a b" : "c", stack, 1000 + i, 1);
 		total += 1000 + i;
 	}
@@ -166,6 +195,7 @@ int main(void)
 	test_basic();
 	test_unresolved_and_addrs();
 	test_kernel_and_names();
+	test_tidy();
 	test_roots();
 	test_many();
 	return done_testing();

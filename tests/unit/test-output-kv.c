@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "tests/tap.h"
-#include "output/output-local.h"
 #include "tests/unit/cg-helpers.h"
 
 static char *write_json(const struct kv_list *l, int *err)
@@ -81,16 +80,16 @@ static void test_shortest_numbers(void)
 		0.1, 0.3, 45.94, 1e-7, 123456789.125, 5e-324, 1.7976931348623157e308,
 		2.0 / 3, 100, 0.05,
 	};
-	char buf[40];
+	char buf[64];
 	size_t i;
 	bool all = true;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		json_number(buf, sizeof(buf), v[i]);
+		json_format_number(buf, sizeof(buf), v[i]);
 		all &= strtod(buf, NULL) == v[i];
 	}
 	ok(all, "every number reads back exactly");
-	json_number(buf, sizeof(buf), 0.3);
+	json_format_number(buf, sizeof(buf), 0.3);
 	is_str(buf, "0.3", "0.3 stays short");
 }
 

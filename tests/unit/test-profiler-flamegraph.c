@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * flamegraph_write_run_dir(), the call `kprof run` makes after writing profile.folded: the SVG
- * appears in the run directory, written atomically, and a directory without a profile is a
- * one-line error that leaves nothing behind.
+ * flamegraph_write_run_svg(), the call `kprof run` makes after writing profile.folded: the SVG
+ * of the run's call graph appears in the run directory, with kernel/user colours and the event
+ * as the unit; an unwritable directory is an error that leaves nothing behind.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profiler/flamegraph-local.h"
+#include "profiler/log-local.h"
 #include "tests/tap.h"
 
 static char *slurp(const char *path)
@@ -31,47 +32,50 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The fill of the frame named @name in @svg, or 0 when absent. */
+static bool fill_of(const char *svg, const char *name, unsigned int rgb[3])
+{
+	char needle[128];
+	const char *k;
+
+	snprintf(needle, sizeof(needle), "<title>%s (", name);
+	k = strstr(svg, needle);
+	k = k ? strstr(k, "fill=\"rgb(") : NULL;
+	return k && sscanf(k, "fill=\"rgb(%u,%u,%u)", &rgb[0], &rgb[1], &rgb[2]) == 3;
+}
+
 int main(void)
 {
-	char dir[] = "/tmp/kprof-fg-XXXXXX", path[256], err[512] = "";
+	char dir[] = "/tmp/kprof-fg-XXXXXX", path[256];
+	struct cg_task task = { .comm = "hackbench", .pid = -1, .tid = -1 };
+	struct cg_frame frames[] = {	/* leaf first */
+		{ .sym = "do_syscall_64", .dso = "[kernel.kallsyms]", .flags = CG_FRAME_KERNEL },
+		{ .sym = "main", .dso = "/usr/bin/hackbench" },
+	};
+	struct callgraph *cg = callgraph_new();
+	unsigned int k[3], u[3];
 	char *svg;
-	FILE *fp;
-	int ret;
 
 	if (!mkdtemp(dir))
 		skip_all("mkdtemp: %s", strerror(errno));
+	callgraph_add(cg, &task, frames, 2, 3000, 3);
+	callgraph_add(cg, &task, frames + 1, 1, 1000, 1);
 
-	ret = flamegraph_write_run_dir(dir, err, sizeof(err));
-	ok(ret < 0, "a directory without a profile is an error (%d)", ret);
-	ok(strstr(err, dir) && strstr(err, "not a kprof run directory") && !strchr(err, '\n'),
-	   "one line naming the directory: %s", err);
-	snprintf(path, sizeof(path), "%s/flamegraph.svg", dir);
-	ok(access(path, F_OK) != 0, "and no SVG");
-
-	snprintf(path, sizeof(path), "%s/profile.folded", dir);
-	fp = fopen(path, "w");
-	fputs("hackbench;main;do_syscall_64_[k] 3\nhackbench;main 1\n", fp);
-	fclose(fp);
-	is_int(flamegraph_write_run_dir(dir, err, sizeof(err)), 0, "profile.folded drawn");
+	is_int(flamegraph_write_run_svg(dir, cg, "cpu-clock"), 0, "the run's call graph drawn");
 	snprintf(path, sizeof(path), "%s/flamegraph.svg", dir);
 	svg = slurp(path);
-	ok(svg && strstr(svg, "<title>do_syscall_64 (3 samples, 75.00%)</title>"),
-	   "flamegraph.svg holds the profile");
-	ok(svg && strstr(svg, "fill=\"rgb(") && strstr(svg, "</svg>\n"), "complete SVG");
-	if (svg) {
-		const char *k = strstr(svg, "<title>do_syscall_64 (");
-		unsigned int r = 0, g = 0, b = 1;
-
-		k = k ? strstr(k, "fill=\"rgb(") : NULL;
-		if (k)
-			sscanf(k, "fill=\"rgb(%u,%u,%u)", &r, &g, &b);
-		ok(b == 0 && r > g, "kernel/user colours: the kernel frame is orange");
-	}
+	ok(svg && strstr(svg, "<title>do_syscall_64 (3,000 cpu-clock, 75.00%)</title>"),
+	   "flamegraph.svg in the run directory, periods of the event");
+	ok(svg && fill_of(svg, "do_syscall_64", k) && fill_of(svg, "main", u) && k[2] == 0 &&
+	   u[1] > u[0], "kernel/user colours: kernel orange, user green");
+	ok(svg && strstr(svg, "</svg>\n"), "complete SVG");
 	free(svg);
-
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/profile.folded", dir);
 	unlink(path);
 	rmdir(dir);
+
+	log_verbosity = LOG_ERR;	/* the expected warning below */
+	ok(flamegraph_write_run_svg("/nonexistent/run", cg, "cpu-clock") < 0,
+	   "an unwritable run directory is an error");
+	callgraph_free(cg);
 	return done_testing();
 }

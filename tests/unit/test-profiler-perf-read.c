@@ -11,162 +11,15 @@
 
 #include "profiler/perf-read-local.h"
 #include "tests/tap.h"
-
-struct buf {
-	unsigned char	*p;
-	size_t		len, alloc;
-};
-
-static size_t put(struct buf *b, const void *data, size_t len)
-{
-	size_t at = b->len;
-
-	if (b->len + len > b->alloc) {
-		b->alloc = (b->len + len) * 2;
-		b->p = realloc(b->p, b->alloc);
-	}
-	if (len)
-		memcpy(b->p + b->len, data, len);
-	b->len += len;
-	return at;
-}
-
-static void put64(struct buf *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
-static void put_record(struct buf *b, uint32_t type, uint16_t misc, const uint64_t *w, size_t n)
-{
-	struct perf_event_header h = { type, misc, (uint16_t)(8 + n * 8) };
-
-	put(b, &h, sizeof(h));
-	put(b, w, n * 8);
-}
-
-/* A sample of sample_type IDENTIFIER|IP|TID|TIME|PERIOD. */
-static void put_sample(struct buf *b, uint64_t id, uint64_t time)
-{
-	uint64_t w[] = { id, 0x401000, (uint64_t)7 << 32 | 7, time, 1000 };
-
-	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, w, 5);
-}
-
-static void put_round(struct buf *b)
-{
-	put_record(b, PERF_RECORD_FINISHED_ROUND, 0, NULL, 0);
-}
-
-static void put_string(struct buf *b, const char *s)
-{
-	uint32_t len = (uint32_t)(strlen(s) + 8) & ~7u;
-	char pad[8] = { 0 };
-
-	put(b, &len, 4);
-	put(b, s, strlen(s));
-	put(b, pad, len - strlen(s));
-}
-
-struct file_opts {
-	size_t		attr_bytes;	/* on-disk struct perf_event_attr size */
-	int		nr_attrs;
-	bool		event_desc;
-	void		(*records)(struct buf *b);
-};
-
-static const char *const names[] = { "cpu-clock", "dummy:HG" };
-
-/* header | attrs | ids | data | feature table | HOSTNAME, NRCPUS, CMDLINE, EVENT_DESC */
-static struct buf build(const struct file_opts *o)
-{
-	struct perf_file_header h = { .magic = PERF_FILE_MAGIC2, .size = sizeof(h) };
-	struct buf b = { 0 }, d = { 0 }, feat[4] = { { 0 } };
-	struct perf_event_attr a;
-	size_t ids_at, nr_feat = 0;
-	uint32_t u32;
-
-	h.attr_size = o->attr_bytes + sizeof(struct perf_file_section);
-	h.attrs.offset = sizeof(h);
-	h.attrs.size = o->nr_attrs * h.attr_size;
-	ids_at = h.attrs.offset + h.attrs.size;
-	o->records(&d);
-	h.data.offset = ids_at + o->nr_attrs * 16;
-	h.data.size = d.len;
-	h.adds_features[0] = 1ULL << PERF_FEAT_HOSTNAME | 1ULL << PERF_FEAT_NRCPUS |
-			     1ULL << PERF_FEAT_CMDLINE;
-	if (o->event_desc)
-		h.adds_features[0] |= 1ULL << PERF_FEAT_EVENT_DESC;
-	put(&b, &h, sizeof(h));
-	for (int i = 0; i < o->nr_attrs; i++) {
-		unsigned char disk[512] = { 0 };
-		struct perf_file_section ids = { ids_at + i * 16, 16 };
-
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = i ? PERF_COUNT_SW_DUMMY : PERF_COUNT_SW_CPU_CLOCK;
-		a.size = (uint32_t)o->attr_bytes;
-		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		a.sample_id_all = 1;
-		memcpy(disk, &a, o->attr_bytes < sizeof(a) ? o->attr_bytes : sizeof(a));
-		put(&b, disk, o->attr_bytes);
-		put(&b, &ids, sizeof(ids));
-	}
-	for (int i = 0; i < o->nr_attrs; i++) {
-		put64(&b, 100 + 10 * i);	/* two ids per attr (one per cpu) */
-		put64(&b, 101 + 10 * i);
-	}
-	put(&b, d.p, d.len);
-	put_string(&feat[nr_feat++], "testhost");
-	u32 = 2;
-	put(&feat[nr_feat], &u32, 4);
-	put(&feat[nr_feat++], &u32, 4);
-	u32 = 2;
-	put(&feat[nr_feat], &u32, 4);
-	put_string(&feat[nr_feat], "perf");
-	put_string(&feat[nr_feat++], "record");
-	if (o->event_desc) {
-		u32 = (uint32_t)o->nr_attrs;
-		put(&feat[nr_feat], &u32, 4);
-		u32 = sizeof(a);
-		put(&feat[nr_feat], &u32, 4);
-		/* in reverse order: names are matched by id, not by position */
-		for (int i = o->nr_attrs - 1; i >= 0; i--) {
-			put(&feat[nr_feat], &a, sizeof(a));
-			u32 = 1;
-			put(&feat[nr_feat], &u32, 4);
-			put_string(&feat[nr_feat], names[i]);
-			put64(&feat[nr_feat], 100 + 10 * i);
-		}
-		nr_feat++;
-	}
-	{
-		uint64_t at = b.len + nr_feat * 16;
-
-		for (size_t i = 0; i < nr_feat; i++) {
-			struct perf_file_section s = { at, feat[i].len };
-
-			put(&b, &s, sizeof(s));
-			at += feat[i].len;
-		}
-		for (size_t i = 0; i < nr_feat; i++) {
-			put(&b, feat[i].p, feat[i].len);
-			free(feat[i].p);
-		}
-	}
-	free(d.p);
-	return b;
-}
+#include "tests/unit/perf-data-build.h"
 
 static char path[] = "/tmp/kprof-perf-read-XXXXXX";
 
 static void write_file(const void *p, size_t len)
 {
-	FILE *fp = fopen(path, "w");
+	struct buf b = { (unsigned char *)p, len, len };
 
-	if (len)
-		fwrite(p, 1, len, fp);
-	fclose(fp);
+	buf_write(&b, path);
 }
 
 /* Read the whole file; 0 when it is all good, else the error, with its message in err. */
@@ -212,7 +65,7 @@ static void records_ordering(struct buf *b)
 
 static void test_good_file(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
 	struct buf f = build(&o);
 	const uint64_t want[] = { 10, 15, 20, 30, 5, 40 };
 	struct perf_reader *r;
@@ -267,7 +120,7 @@ static void test_attr_sizes(void)
 	size_t nr;
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
-		struct file_opts o = { sizes[i], 1, false, records_few };
+		struct file_opts o = { sizes[i], 1, false, records_few, 0 };
 		struct buf f = build(&o);
 		struct perf_reader *r;
 
@@ -299,7 +152,7 @@ static void patch64(struct buf *f, size_t at, uint64_t v)
 
 static void test_bad_headers(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
 	struct buf f = build(&o), g;
 	size_t data_at = offsetof(struct perf_file_header, data);
 	uint64_t data_off;
@@ -374,7 +227,7 @@ static void records_corrupt(struct buf *b)
 /* Patch the size (or type) of the second record and expect a clean error. */
 static void test_bad_records(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_corrupt };
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_corrupt, 0 };
 	struct buf f = build(&o);
 	uint64_t data_off;
 	size_t rec2;
@@ -397,7 +250,7 @@ static void test_bad_records(void)
 /* Cut the file at every byte: each prefix is an error, never a crash or a hang. */
 static void test_truncation(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
 	struct buf f = build(&o);
 	uint64_t times[64];
 	char err[256];

@@ -12,6 +12,9 @@
 #include "profiler/script-read-int.h"
 #include "tests/tap.h"
 
+#define SCRIPT_ALL_FLAGS (SCRIPT_PID | SCRIPT_TID | SCRIPT_KERNEL | SCRIPT_JIT | SCRIPT_ADDRS | \
+			  SCRIPT_PERL_COMPAT)
+
 struct folded {
 	char	**lines;
 	size_t	nr;
@@ -175,6 +178,8 @@ static void test_events(void)
 	is_str(st.event, "cycles", "the filter is the event reported");
 	is_str(fold("pp 1 1.0:   0 cpu-clock:\n\t1 a (/bin/p)\n\n", 0), "pp;a 1\n",
 	       "a period of 0 counts 1, as in Perl");
+	is_str(fold("pp 1 1.0: 2 c:\n\npp 1 1.0: 3 c:\n\t1 (x) (/bin/p)\n\n", 0), "pp 5\n",
+	       "a sample without frames is its root alone, as in Perl");
 }
 
 static void test_end_of_input(void)
@@ -248,6 +253,38 @@ static void test_malformed(void)
 	ok(st.malformed > 0, "binary garbage: malformed lines counted");
 }
 
+static int count_stack(const struct script_stack *s, void *arg)
+{
+	(void)s;
+	++*(size_t *)arg;
+	return 0;
+}
+
+/* Every prefix of an input with every kind of line, in a buffer of exactly that size, so the
+ * sanitizers see any read past the end. */
+static void test_truncation(void)
+{
+	static const char in[] =
+		"# c\nV8 W 1/2 [000] 1.0: 5 cycles:u:\n\t1 a->b+0x1 (/tmp/perf-1.map)\n"
+		"\t2 [unknown] ([unknown])\n\t3  (x)\nab (c)\n   \n\n"
+		"  t 3 [001] 2.0: 7 cycles:u:  ffff f+0x2 ([kernel.kallsyms])\r\n"
+		"java 4 c:\nLx/y;.z(I)V (q)\n";
+	size_t len, stacks = 0, bad = 0;
+	struct script_opts o = { .flags = SCRIPT_ALL_FLAGS };
+
+	for (len = 0; len <= sizeof(in) - 1; len++) {
+		char *buf = malloc(len ? len : 1);
+		struct script_stats st;
+
+		memcpy(buf, in, len);
+		o.flags = len % 2 ? SCRIPT_ALL_FLAGS : SCRIPT_ALL_FLAGS & ~SCRIPT_PERL_COMPAT;
+		bad += script_parse(buf, len, &o, count_stack, &stacks, &st) != 0;
+		free(buf);
+	}
+	is_u64(bad, 0, "every prefix of the input parses");
+	ok(stacks > 0, "and gives stacks");
+}
+
 static void test_detection(void)
 {
 	static const char script[] = "# header\n\nperf 1 [000] 1.0: 1 cpu-clock: \n"
@@ -257,6 +294,9 @@ static void test_detection(void)
 	ok(!script_looks_like("a;b;c 12\na;b 3\n", 15), "folded stacks are not");
 	ok(!script_looks_like("PERFILE2\0\0\0", 11), "perf.data is not");
 	ok(!script_looks_like("", 0), "empty input is not");
+	ok(script_looks_like(script, sizeof(script) - 20), "a head that ends inside a frame is");
+	ok(script_looks_like("   p 1 [0] 1.0: 1 c: ffff f (/bin/p)\n", 37), "one-line samples are");
+	ok(!script_looks_like("p 1 [0] 1.0: 1 c:\nnot a frame\n", 29), "a header alone is not");
 }
 
 int main(void)
@@ -271,6 +311,7 @@ int main(void)
 	test_single_line();
 	test_comm_quirks();
 	test_malformed();
+	test_truncation();
 	test_detection();
 	return done_testing();
 }

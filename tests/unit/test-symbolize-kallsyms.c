@@ -95,11 +95,11 @@ static void test_padding(struct sym_session *s)
 {
 	is_str(kname(s, 0xffffffff810006f8), "sys_read",
 	       "__pfx_ padding is skipped: its bytes belong to the function before");
-	is_str(kname(s, 0xffffffff81000700), "after_pad", "the padded function starts where it did");
+	is_str(kname(s, 0xffffffff81000700), "after_pad", "the padded function starts as before");
 	is_str(kname(s, 0xffffffff810007f4), "after_pad", "__cfi_ padding is skipped too");
 	is_str(kname(s, 0xffffffff81000800), "cfi_fn", "the function after __cfi_");
 	ok(!kname(s, 0xffffffff81000900),
-	   "the entry trampoline symbol is dropped after the end fix-up (perf: is_entry_trampoline)");
+	   "the entry trampoline is dropped after the end fix-up (perf: is_entry_trampoline)");
 }
 
 static void test_outside(struct sym_session *s)

@@ -103,7 +103,8 @@ static void test_aim9(void)
 	struct wl_metrics m = { 0 };
 
 	ok(!aim9_parse(text, sizeof(text) - 1, &m), "aim9_parse ok");
-	is_double(get(&m, "tcp_test.ops_per_sec"), 17694.60, 1e-9, "field 6 of the row (LKP fixture)");
+	is_double(get(&m, "tcp_test.ops_per_sec"), 17694.60, 1e-9,
+		  "field 6 of the row (LKP fixture)");
 	is_double(get(&m, "brk_test.skip"), 1, 0, "a Skipping row gives <test>.skip");
 	is_int(m.nr, 2, "nothing else");
 	wl_metrics_release(&m);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `kprof run` draws flamegraph.svg into each run directory: valid XML, the same total as the
+# run's profile.folded, kernel/user colours; and `kprof flamegraph RUN-DIR` reads the directory.
+. "$(dirname "$0")/lib.sh"
+
+test_have_prereq PERF_EVENTS || test_skip_all "no software perf events here"
+
+test_expect_success 'a profiled run leaves flamegraph.svg beside profile.folded' '
+	"$KPROF" -q run anon-w-seq unit_size=64M --runs 1 -e cpu-clock -o res >/dev/null 2>&1 &&
+	dir=$(dirname "$(find res -name profile.folded | head -n 1)") &&
+	test -s "$dir/flamegraph.svg" && echo "$dir" >rundir
+'
+
+test_expect_success XMLLINT 'it is valid XML with the run profile total' '
+	dir=$(cat rundir) && xmllint --noout "$dir/flamegraph.svg" &&
+	total=$(awk "{ n += \$NF } END { printf \"%.0f\", n }" "$dir/profile.folded") &&
+	grep -o "<title>all ([0-9,]* " "$dir/flamegraph.svg" | tr -d "," | grep -q "($total "
+'
+
+test_expect_success 'kernel frames are orange, user frames green' '
+	dir=$(cat rundir) &&
+	grep -o "<title>do_anonymous_page ([^<]*</title><rect [^>]*" "$dir/flamegraph.svg" |
+		grep -q "rgb([0-9]*,[0-9]*,0)" &&
+	grep -o "<title>do_rw_once ([^<]*</title><rect [^>]*" "$dir/flamegraph.svg" | head -n 1 |
+		grep -vq "rgb([0-9]*,[0-9]*,0)"
+'
+
+test_expect_success 'kprof flamegraph reads the run directory' '
+	dir=$(cat rundir) && "$KPROF" flamegraph --colors kernel "$dir" >again.svg &&
+	test "$(grep -o "<title>all ([^<]*" again.svg)" = \
+	     "$(grep -o "<title>all ([^<]*" "$dir/flamegraph.svg")"
+'
+
+test_done
