@@ -168,6 +168,19 @@ static int is_perf_data(const char *path)
 	return ret;
 }
 
+/* A perf.data redirected from a file (`< perf.data`) can be read by path; a pipe cannot. */
+static bool stdin_is_perf_data(void)
+{
+	struct stat st;
+	char head[8];
+	ssize_t n;
+
+	if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
+		return false;
+	n = pread(STDIN_FILENO, head, sizeof(head), 0);
+	return n > 0 && profile_is_perf_data(head, (size_t)n);
+}
+
 /* The event the Perl script would keep: --event-filter, else the first. */
 static struct callgraph *pick_event(const char *input, const struct profile *p,
 				    const char *filter)
@@ -324,6 +337,8 @@ int cmd_collapse(int argc, char **argv)
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	input = a.input ? a.input : default_input();
+	if (!strcmp(input, "-") && stdin_is_perf_data())
+		return collapse_perf_data(&a, "/dev/stdin");
 	if (strcmp(input, "-")) {
 		ret = is_perf_data(input);
 		if (ret < 0) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profiler/profile-local.h"
 #include "profiler/script-read-int.h"
 
 struct cg_sink {
@@ -120,9 +121,16 @@ int script_read_file(const char *path, const struct script_opts *o, struct callg
 		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(-ret));
 		return ret;
 	}
-	ret = script_read_buf(buf, len, o, cg, st);
-	if (ret)
-		snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+	if (profile_is_perf_data(buf, len)) {
+		/* a pipe-mode perf.data ("perf record -o -") on stdin, or one given as text */
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: perf.data, not perf script text (give it as a file)",
+			 name);
+	} else {
+		ret = script_read_buf(buf, len, o, cg, st);
+		if (ret)
+			snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+	}
 	if (mapped)
 		munmap(buf, len);
 	else

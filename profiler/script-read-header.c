@@ -37,6 +37,8 @@ bool header_match(const char *s, size_t n, size_t min_comm, struct header *h)
 		if (d1e > d1 && i < n && perl_space(s[i])) {
 			h->comm = s;
 			h->comm_len = e;
+			h->num2 = s + d2;
+			h->num2_len = d2e - d2;
 			/* default `perf script` output has the TID but not the PID */
 			if (d2e == d2 || (d2e - d2 == 1 && s[d2] == '0')) {
 				h->pid = "?";

@@ -113,6 +113,8 @@ struct header {
 	const char	*comm, *pid, *tid;
 	size_t		comm_len, pid_len, tid_len;
 	size_t		end;		/* where the final \s+ of the header regex starts */
+	const char	*num2;		/* the regex's $3 as written (num2_len 0: none) */
+	size_t		num2_len;
 	const char	*ev, *per;	/* event name and period digits; per_len 0: none */
 	size_t		ev_len, per_len;
 };

@@ -142,6 +142,14 @@ test_expect_success 'usage errors exit 2' '
 	"$KPROF" collapse --help | grep -q "^usage: kprof collapse"
 '
 
+test_expect_success 'perf.data on stdin, piped or truncated: a one-line error' '
+	printf "PERFILE2\0\0\0\0\0\0\0\0" >fake.data &&
+	cat fake.data | test_must_fail "$KPROF" collapse -i - 2>err &&
+	test "$(wc -l <err)" -eq 1 && grep -q "perf.data, not perf script" err &&
+	test_must_fail "$KPROF" collapse -i - <fake.data 2>err &&
+	test "$(wc -l <err)" -eq 1 && grep -q "stdin" err
+'
+
 test_expect_success 'a missing input file is a one-line error naming it' '
 	test_must_fail "$KPROF" collapse -i missing.txt 2>err &&
 	test "$(wc -l <err)" -eq 1 && grep -q "missing.txt" err

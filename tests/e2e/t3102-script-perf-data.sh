@@ -43,6 +43,11 @@ test_expect_success RECORDED 'counts sum to the total period and the sample coun
 		awk -v w=$samples "{ s += \$NF } END { exit s != w }"
 '
 
+test_expect_success RECORDED 'perf.data redirected to stdin is read as perf.data' '
+	"$KPROF" collapse -i - <perf.data >out && "$KPROF" collapse -i perf.data >expected &&
+	test_cmp expected out
+'
+
 test_expect_success RECORDED 'without -i and with stdin not a pipe, ./perf.data is read' '
 	"$KPROF" collapse </dev/null >out && "$KPROF" collapse -i perf.data >expected &&
 	test_cmp expected out
