@@ -2,7 +2,8 @@
 /*
  * compare-format.c - LKP's number formats for the comparison table (Compare.show_perf_change):
  * a 10-wide mean, a 6-wide "± NN%" stddev and a 12-wide change, byte for byte as Ruby's
- * format() prints them (Ruby's %d of a Float truncates toward zero; %+10.1f may give -0.0).
+ * format() prints them (Ruby's %d of a Float truncates toward zero; %+10.1f may give -0.0; its
+ * %f and %g round some ties differently from C: ruby_format_double()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,9 +13,9 @@
 void lkp_fmt_mean(char *buf, size_t len, double mean)
 {
 	if (fabs(mean) < 1000)
-		snprintf(buf, len, "%10.2f", mean);
+		ruby_format_double(buf, len, mean, 'f', 2, 10, false);
 	else if (fabs(mean) > 100000000)
-		snprintf(buf, len, "%10.4g", mean);
+		ruby_format_double(buf, len, mean, 'g', 4, 10, false);
 	else
 		snprintf(buf, len, "%10lld", (long long)mean);	/* truncates, as Ruby's %d */
 }
@@ -35,11 +36,11 @@ void lkp_fmt_stddev(char *buf, size_t len, double mean, double stddev)
 
 void lkp_fmt_change(char *buf, size_t len, double change, bool absolute)
 {
-	const char *fmt;
+	char num[64];
 
 	if (fabs(change) < 100000)
-		fmt = absolute ? "%+10.1f  " : "%+10.1f%% ";
+		ruby_format_double(num, sizeof(num), change, 'f', 1, 10, true);
 	else
-		fmt = absolute ? "%+10.2g  " : "%+10.2g%% ";
-	snprintf(buf, len, fmt, change);
+		ruby_format_double(num, sizeof(num), change, 'g', 2, 10, true);
+	snprintf(buf, len, "%s%s", num, absolute ? "  " : "% ");
 }

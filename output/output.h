@@ -459,6 +459,13 @@ bool lkp_is_absolute_change(const char *key);	/* perf-profile.* or ending in '%'
 bool lkp_reasonable_change(const char *key, double delta, double max);
 
 /* ---- the comparison table ---- */
+/*
+ * Ruby's format("%<plus><width>.<prec><conv>", v) for conv 'f' or 'g': Ruby's dtoa rounds ties
+ * of its fast path half to even (format("%.2f", 208.745) is "208.74", C says "208.75") and keeps
+ * trailing zeros after such a tie in %g ("1.0e+03" for 1050.0). Returns what snprintf returns.
+ */
+int ruby_format_double(char *buf, size_t len, double v, char conv, int prec, int width,
+		       bool plus);
 /* LKP's number formats; each writes a NUL-terminated field into buf (>= 32 bytes). */
 void lkp_fmt_mean(char *buf, size_t len, double mean);		/* 10 wide */
 void lkp_fmt_stddev(char *buf, size_t len, double mean, double stddev);	/* 6 wide */

@@ -15,15 +15,32 @@
 
 #include "output/output.h"
 
+/*
+ * Ruby's Array#sum of Floats, which LKP's Enumerable#average uses: Kahan-Babuska (Neumaier)
+ * compensated summation. Plain summation differs in the last bits, enough to turn a printed
+ * 208.745 into 208.75 instead of 208.74.
+ */
+static double ruby_sum(const double *v, size_t n)
+{
+	double f = 0, c = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i], t = f + x;
+
+		if (fabs(f) >= fabs(x))
+			c += (f - t) + x;
+		else
+			c += (x - t) + f;
+		f = t;
+	}
+	return f + c;
+}
+
 double stats_mean(const double *v, size_t n)
 {
-	double sum = 0;
-
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	return sum / n;
+	return ruby_sum(v, n) / n;
 }
 
 double stats_pstddev(const double *v, size_t n)
@@ -32,9 +49,10 @@ double stats_pstddev(const double *v, size_t n)
 
 	if (n < 2)
 		return -1;	/* LKP: a single run has no stddev (-1, printed blank) */
+	/* lib/statistics.rb: inject(0) { acc + (i - avg)**2 }, then 1 / length.to_f * sum */
 	for (size_t i = 0; i < n; i++)
 		sum += (v[i] - mean) * (v[i] - mean);
-	return sqrt(sum / n);
+	return sqrt(1.0 / n * sum);
 }
 
 /* Sample variance (n - 1), for the t-test. */

@@ -24,8 +24,10 @@ static int row_cmp(const void *a, const void *b)
 		return x->children > y->children ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	c = strcmp(entry_name(x), entry_name(y));
-	return c ? c : strcmp(x->dso, y->dso);	/* a stable order for ties */
+	/* Ties as perf orders them: by its sort keys, the module's short name, then the name. */
+	c = strcmp(dso_basename(x->dso), dso_basename(y->dso));
+	c = c ? c : strcmp(entry_name(x), entry_name(y));
+	return c ? c : strcmp(x->dso, y->dso);
 }
 
 static void write_header(FILE *fp, const struct hist *h, const struct table_opts *o,

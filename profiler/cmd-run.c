@@ -521,7 +521,7 @@ int cmd_run(int argc, char **argv)
 	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[256], *end;
-	int opt, ret = 0;
+	int opt, ret = 0, status;
 
 	wl_params_init(&c.p);
 	optind = 1;
@@ -581,8 +581,10 @@ int cmd_run(int argc, char **argv)
 		c.profile = false;
 	}
 	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
-	if (!c.main_values || setup(&c))
+	if (!c.main_values || setup(&c)) {
+		free(c.main_values);
 		return KPROF_EXIT_ERROR;
+	}
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -595,14 +597,13 @@ int cmd_run(int argc, char **argv)
 	if (run_interrupted) {
 		pr_err("interrupted: %d finished run%s kept in %s", c.nr_done,
 		       c.nr_done == 1 ? "" : "s", c.base);
-		run_profile_exit();
-		free(c.event_copy);
-		free(c.main_values);
-		return 128 + run_interrupted;
+		status = 128 + run_interrupted;
+	} else {
+		summary(&c);
+		status = ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 	}
-	summary(&c);
 	run_profile_exit();
 	free(c.event_copy);
 	free(c.main_values);
-	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
+	return status;
 }

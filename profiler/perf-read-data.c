@@ -19,12 +19,18 @@
 #include "profiler/perf-read-int.h"
 
 #define READ_BUF_SIZE	(1u << 20)	/* >= the largest possible record, 64 KiB */
+/*
+ * A file without FINISHED_ROUND records would queue everything: past this many bytes the older
+ * half of the queue goes out (perf's OE_FLUSH__HALF when its queue is full).
+ */
+#define QUEUE_LIMIT	(256u << 20)
 
 int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
 {
 	r->buf = malloc(READ_BUF_SIZE);
 	if (!r->buf)
 		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+	r->queue_limit = QUEUE_LIMIT;
 	r->buf_off = r->header.data.offset;
 	r->data_end = r->header.data.offset + r->header.data.size;
 	return 0;
@@ -305,7 +311,17 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 		return 1;
 	if (enqueue(r, rec))
 		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+	if (r->arena_len > r->queue_limit) {
+		qsort(r->queue, r->nr_queued, sizeof(*r->queue), cmp_queued);
+		flush(r, r->queue[0].time + (r->queue[r->nr_queued - 1].time -
+					     r->queue[0].time) / 2);
+	}
 	return 0;
+}
+
+void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes)
+{
+	r->queue_limit = bytes;
 }
 
 int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)

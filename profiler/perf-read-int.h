@@ -47,6 +47,7 @@ struct perf_reader {
 	size_t			nr_queued, queue_alloc;
 	size_t			ready, ready_pos;	/* queue[ready_pos..ready) go out next */
 	uint64_t		seq, next_flush, max_time, last_flush;
+	size_t			queue_limit;	/* queued bytes that force a half flush */
 	bool			eof;
 };
 

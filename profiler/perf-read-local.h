@@ -151,6 +151,12 @@ const struct perf_file_info *perf_reader_info(const struct perf_reader *r);
 const struct perf_record_stats *perf_reader_stats(const struct perf_reader *r);
 
 /*
+ * How many bytes of records may wait for time ordering before the older half is released
+ * regardless (a file without FINISHED_ROUND records); default 256 MiB. For tests and tuning.
+ */
+void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes);
+
+/*
  * The next record, in perf's delivery order. 1 and *rec filled, 0 at the end of the data,
  * -errno with a one-line reason in @err (corrupt or truncated data, compressed records).
  */

@@ -187,6 +187,9 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 	case PERF_RECORD_COMM:
 		return flush_samples(l, -1, ids[1], err, errlen);
 	case PERF_RECORD_FORK:
+		/* A new thread of the same process changes no address space, only its name. */
+		if (ids[0] == ids[1])
+			return flush_samples(l, -1, ids[2], err, errlen);
 		ret = flush_samples(l, ids[0], ids[2], err, errlen);
 		break;
 	default:	/* MMAP, MMAP2: a kernel map (pid -1) concerns every process */
@@ -363,10 +366,16 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
 	so.no_vmlinux_search = so.kallsyms != NULL;
 	l->sym = sym_session_new(&so);
+	if (!l->sym) {
+		int e = errno;
+
+		fail(err, errlen, -e, "cannot use the kernel symbols of %s: %s",
+		     so.vmlinux ? so.vmlinux : so.kallsyms ? so.kallsyms : "this machine",
+		     strerror(e));
+		free(snap);
+		return -e;
+	}
 	free(snap);
-	if (!l->sym)
-		return fail(err, errlen, -errno, "cannot set up symbolization: %s",
-			    strerror(errno));
 	if (frame_cache_init(&l->frames_seen))
 		return fail(err, errlen, -ENOMEM, "out of memory");
 	l->p = calloc(1, sizeof(*l->p));

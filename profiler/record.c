@@ -300,6 +300,11 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 		snprintf(err, errlen, "%s: %s", rs->output, strerror(-ret));
 		goto fail;
 	}
+	/*
+	 * Synthesize before enabling, as perf record does: the rings are not drained yet, and
+	 * a /proc scan on a busy machine is long enough to overflow them. (A task started in
+	 * between is named later by its first COMM/MMAP2 record, or not at all.)
+	 */
 	synthesize(rs, o);
 	ret = session_drain_start(rs->sess, on_record, on_round, rs);
 	if (ret)

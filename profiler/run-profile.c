@@ -137,7 +137,8 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		ret = run_write_atomic(keys_path, write_keys, &keys);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
-	if (!ret && p->nr_events)	/* flamegraph.svg beside it; failing costs only the picture */
+	/* flamegraph.svg beside it; failing costs only the picture */
+	if (!ret && p->nr_events)
 		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
 	kv_list_release(&keys);
 	profile_free(p);

@@ -165,6 +165,7 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 	env = calloc(1, sizeof(*env));
 	if (!env)
 		return -ENOMEM;
+	env->hp_lock = -1;
 	ret = vmscal_prepare(w, p, env, err, errlen);
 	if (ret) {
 		free(env);

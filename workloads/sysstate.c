@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -22,6 +23,34 @@
 
 #define TMPFS_MAGIC	0x01021994
 
+/*
+ * nr_overcommit_hugepages is one global setting: two kprof runs that each save, set and
+ * restore it would restore each other's value. A lock (flock, so a killed holder releases it)
+ * makes concurrent hugetlb cases take turns.
+ */
+static int hugetlb_lock(struct wl_env *env, char *err, size_t errlen)
+{
+	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (env->hp_lock < 0)
+		return wl_fail(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
+	/* a signal while waiting (Ctrl-C) ends the wait: EINTR is an error like any other */
+	if (flock(env->hp_lock, LOCK_EX)) {
+		int ret = -errno;
+
+		close(env->hp_lock);
+		env->hp_lock = -1;
+		return wl_fail(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
+	}
+	return 0;
+}
+
+static void hugetlb_unlock(struct wl_env *env)
+{
+	if (env->hp_lock >= 0)
+		close(env->hp_lock);	/* releases the flock */
+	env->hp_lock = -1;
+}
+
 int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errlen)
 {
 	uint64_t hp_kb = wl_meminfo_kb("Hugepagesize");
@@ -31,12 +60,17 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	if (!hp_kb)
 		return wl_fail(err, errlen, -EOPNOTSUPP,
 			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
+	ret = hugetlb_lock(env, err, errlen);
+	if (ret)
+		return ret;
 	snprintf(env->hp_path, sizeof(env->hp_path),
 		 "/sys/kernel/mm/hugepages/hugepages-%llukB/nr_overcommit_hugepages",
 		 (unsigned long long)hp_kb);
 	ret = wl_read_long(env->hp_path, &env->hp_old);
-	if (ret)
+	if (ret) {
+		hugetlb_unlock(env);
 		return wl_fail(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
+	}
 	env->hp_saved = true;
 	ret = wl_write_long(env->hp_path, nr_pages);
 	if (!ret)
@@ -56,9 +90,12 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen)
 {
 	int ret;
 
-	if (!env->hp_saved)
+	if (!env->hp_saved) {
+		hugetlb_unlock(env);
 		return 0;
+	}
 	ret = wl_write_long(env->hp_path, env->hp_old);
+	hugetlb_unlock(env);
 	if (ret)
 		return wl_fail(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
 			       env->hp_old, strerror(-ret));

@@ -12,6 +12,7 @@
 
 #define WL_MIB		(1ULL << 20)
 #define WL_HPAGE_SIZE	(2ULL << 20)		/* MAP_HUGE_2MB, as usemem -U */
+#define WL_HUGETLB_LOCK	"/dev/shm/kprof-hugetlb.lock"	/* serialises hugetlb cases */
 
 enum wl_kind {
 	WL_USEMEM,	/* a vm-scalability case-* script that runs usemem */
@@ -79,6 +80,7 @@ struct wl_env {
 	char		hp_path[128];
 	long		hp_old;
 	bool		hp_saved;
+	int		hp_lock;	/* flock'ed WL_HUGETLB_LOCK while reserved, or -1 */
 	/* truncate: loop-mounted filesystem image in tmpfs */
 	char		image[256];
 	char		mnt[256];

@@ -17,6 +17,7 @@ log_kb() {
 same_number() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }'; }
 
 # no_leftovers: nothing of a run is left on the system (mounts, loop devices, images, dirs).
+# Only meaningful under sysstate_lock (other checkouts' tests create the same names).
 no_leftovers() {
 	! grep -q kprof-truncate /proc/mounts &&
 	! ls /dev/shm/kprof-truncate-* >/dev/null 2>&1 &&
@@ -30,4 +31,10 @@ prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }
 prereq_LOOPFS() {
 	prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null &&
 	grep -q " /dev/shm tmpfs " /proc/mounts
+}
+
+# sysstate_lock: e2e tests that change or check global system state (hugetlb setting, loop
+# mounts) take turns with the same tests of other checkouts running at the same time.
+sysstate_lock() {
+	exec 9>/dev/shm/kprof-e2e-sysstate.lock && flock 9
 }

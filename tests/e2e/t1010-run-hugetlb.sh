@@ -4,6 +4,7 @@
 # root.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
 
 # hugetlb pages can actually be had here
 prereq_HUGETLB_PAGES() {

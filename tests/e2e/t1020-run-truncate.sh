@@ -4,6 +4,7 @@
 # behind: no mount, no loop device, no image, no mount point.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
 
 test_expect_success LOOPFS 'truncate: concurrent rm of the sparse files, metrics from the lines' '
 	"$KPROF" -q run truncate nr_task=2 unit_size=64M size=128M --runs 1 --no-profile \

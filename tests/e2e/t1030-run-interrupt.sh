@@ -4,6 +4,7 @@
 # state is restored (hugetlb setting; truncate's mount, loop device and image).
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
 
 
 # interrupt_after_first_run DIR ARGS...: start kprof run, SIGINT it once run 0 is complete
@@ -23,11 +24,12 @@ interrupt_after_first_run() {
 	echo $rc
 }
 
-# A workload's processes are children of kprof; none may survive it.
-no_workers() { ! pgrep -f "kprof run $1" >/dev/null; }
+# A workload's processes are children of kprof; none may survive it (matched by the unique
+# result directory of this test, so other checkouts' runs do not count).
+no_workers() { ! pgrep -f -- "-o $1\$" >/dev/null; }
 
 test_expect_success 'anon-w-rand (profiled): finished runs intact, no temporary run directory' '
-	rc=$(interrupt_after_first_run r1 anon-w-rand nr_task=2 unit_size=128M size=512M \
+	rc=$(interrupt_after_first_run "$TRASH/r1" anon-w-rand nr_task=2 unit_size=128M size=512M \
 		--runs 5) &&
 	[ "$rc" -eq 130 ] && grep -q interrupted err &&
 	base=$(echo r1/anon-w-rand/*/*) &&
@@ -35,25 +37,25 @@ test_expect_success 'anon-w-rand (profiled): finished runs intact, no temporary 
 	n=$(ls "$base" | grep -c "^[0-9]*$") && [ "$n" -ge 1 ] && [ "$n" -lt 5 ] &&
 	[ "$(json_get "$base/matrix.json" vm-scalability.throughput | tr , "\n" | wc -l)" -eq "$n" ] &&
 	! ls -a "$base" | grep -q tmp &&
-	no_workers anon-w-rand
+	no_workers "$TRASH/r1"
 '
 
 test_expect_success HUGETLB 'anon-cow-rand-hugetlb: hugetlb setting restored on SIGINT' '
 	old=$(cat $HP/nr_overcommit_hugepages) &&
-	rc=$(interrupt_after_first_run r2 anon-cow-rand-hugetlb nr_task=2 unit_size=96M \
+	rc=$(interrupt_after_first_run "$TRASH/r2" anon-cow-rand-hugetlb nr_task=2 unit_size=96M \
 		size=960M --runs 5 --no-profile) &&
 	[ "$rc" -eq 130 ] &&
 	[ "$(cat $HP/nr_overcommit_hugepages)" = "$old" ] &&
 	json_get r2/anon-cow-rand-hugetlb/*/*/0/stats.json vm-scalability.throughput >/dev/null &&
-	no_workers anon-cow-rand-hugetlb
+	no_workers "$TRASH/r2"
 '
 
 test_expect_success LOOPFS 'truncate: mount, loop device, image and files gone on SIGINT' '
-	rc=$(interrupt_after_first_run r3 truncate nr_task=2 unit_size=512M size=4G --runs 5 \
+	rc=$(interrupt_after_first_run "$TRASH/r3" truncate nr_task=2 unit_size=512M size=4G --runs 5 \
 		--no-profile) &&
 	[ "$rc" -eq 130 ] &&
 	json_get r3/truncate/*/*/0/stats.json vm-scalability.throughput >/dev/null &&
-	no_leftovers && no_workers truncate
+	no_leftovers && no_workers "$TRASH/r3"
 '
 
 test_done

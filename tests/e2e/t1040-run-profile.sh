@@ -5,6 +5,7 @@
 # perf-profile keys and profile.folded.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
 
 
 # perf_symbols ARGS...: the symbols (children view) perf sees while `kprof run ARGS` runs.
@@ -81,8 +82,22 @@ if test_have_prereq PERF_EVENTS && test -s "$own/profile.folded"; then
 			"$own/profile.folded" &&
 		grep -q "top perf-profile.self" out
 	'
+
+	test_expect_success 'perf-profile keys: COW path for anon-cow-seq, brk path for brk_test' '
+		"$KPROF" -q run anon-cow-seq unit_size=96M size=96M --runs 1 -o cow >/dev/null 2>&1 &&
+		"$KPROF" -q run brk_test testtime=1 --runs 1 -o brk >/dev/null 2>&1 &&
+		c=$(echo cow/anon-cow-seq/*/*/0) && b=$(echo brk/brk_test/*/*/0) &&
+		ev=$(json_get "$c/meta.json" event | tr : -) &&
+		json_get "$c/stats.json" "perf-profile.children.$ev.do_wp_page" &&
+		json_get "$c/stats.json" "perf-profile.children.$ev.do_access" &&
+		json_get "$b/stats.json" "perf-profile.children.$ev.__do_sys_brk" &&
+		json_get "$b/stats.json" "perf-profile.children.$ev.do_brk_flags" &&
+		json_get "$b/stats.json" aim9.brk_test.ops_per_sec
+	'
 else
 	test_skip 'perf-profile keys and profile.folded show the usemem frames' \
+		"kprof could not read its perf.data back: $(grep -m1 perf.data err 2>/dev/null)"
+	test_skip 'perf-profile keys: COW path for anon-cow-seq, brk path for brk_test' \
 		"kprof could not read its perf.data back: $(grep -m1 perf.data err 2>/dev/null)"
 fi
 

@@ -10,10 +10,11 @@ hot_share() { # FILE: percent of samples in record-work's hot_leaf
 		awk '/record-work/ && /hot_leaf/ { sub("%", "", $1); print $1; exit }'
 }
 
-test_expect_success PERF_EVENTS,PERF '-a records every task, existing ones named' '
+test_expect_success PERF_EVENTS,PERF '-a records every task, existing ones named, 0 lost' '
 	"$W" forever & bg=$!
 	"$KPROF" record -a -g -e cpu-clock --duration 0.5 -o a.data 2>err
 	kill $bg; wait $bg || :
+	grep -q "samples (0 lost" err &&
 	share=$(hot_share a.data) && test -n "$share" &&
 	awk -v s="$share" "BEGIN { exit !(s > 0) }" &&
 	perf script -i a.data -F comm 2>serr | sort -u >comms &&

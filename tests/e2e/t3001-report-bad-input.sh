@@ -5,10 +5,13 @@
 # offsets through the data, sizes corrupted, magic changed, pipe mode and compressed files.
 . "$(dirname "$0")/lib.sh"
 
-# expect_refused FILE [PATTERN]: exit 1, exactly one stderr line naming FILE (and PATTERN).
+# expect_refused FILE [PATTERN [OPTION...]]: `kprof report -i FILE OPTION...` exits 1 with
+# exactly one stderr line naming FILE (and PATTERN).
 expect_refused() {
-	local rc=0
-	timeout 20 "$KPROF" report -i "$1" >/dev/null 2>err || rc=$?
+	local rc=0 file=$1 pattern=${2:-}
+	shift $(($# < 2 ? $# : 2))
+	timeout 20 "$KPROF" report -i "$file" "$@" >/dev/null 2>err || rc=$?
+	set -- "$file" "$pattern"
 	if [ "$rc" -ne 1 ]; then echo "$1: exit $rc"; cat err; return 1; fi
 	if [ "$(wc -l <err)" -ne 1 ]; then echo "$1: not one line"; cat err; return 1; fi
 	grep -qF "$1" err || { echo "$1: file not named"; cat err; return 1; }
@@ -40,6 +43,11 @@ test_expect_success 'a directory' '
 test_expect_success PERF,PERF_EVENTS 'record a small real perf.data' '
 	perf record -q -g -e cpu-clock -F 2000 -o good.data "$FIXTURES/calltree" 0.1 >/dev/null 2>&1 &&
 	"$KPROF" report -i good.data >good.keys && test -s good.keys
+'
+
+test_expect_success PERF,PERF_EVENTS 'a --vmlinux or --kallsyms that does not exist' '
+	expect_refused good.data /nonexistent/vmlinux --vmlinux /nonexistent/vmlinux &&
+	expect_refused good.data /nonexistent/kallsyms --kallsyms /nonexistent/kallsyms
 '
 
 test_expect_success PERF,PERF_EVENTS 'byte-swapped (big-endian) magic' '

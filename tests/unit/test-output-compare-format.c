@@ -33,8 +33,58 @@ static const char *chg(double c, bool abs)
 	return buf;
 }
 
+/*
+ * Ruby's format() as printed by Ruby 3.1 itself (ruby -e 'format("%.2f", 208.745)' and so on,
+ * run once by hand; Ruby is not needed to run this test): ties that C rounds the other way,
+ * trailing zeros Ruby keeps in %g, and plain cases.
+ */
+static const struct {
+	double		v;
+	char		conv;
+	int		prec;
+	const char	*ruby;
+} ruby_cases[] = {
+	{ 208.745, 'f', 2, "208.74" },		/* C: 208.75 */
+	{ 676.255, 'f', 2, "676.26" },		/* C: 676.25 */
+	{ 552.845, 'f', 2, "552.84" },		/* C: 552.85 */
+	{ 1.45, 'f', 1, "1.4" },		/* C: 1.5 */
+	{ -0.04, 'f', 1, "-0.0" },
+	{ 0.125, 'f', 2, "0.12" },
+	{ 22574958856163.215, 'f', 2, "22574958856163.21" },	/* too long for the fast path */
+	{ 0.006, 'f', 2, "0.01" },
+	{ 0.005, 'f', 2, "0.01" },
+	{ 1050.0, 'g', 2, "1.0e+03" },		/* C: 1e+03 */
+	{ 1.05, 'g', 2, "1.0" },		/* C: 1.1 */
+	{ 0.105, 'g', 2, "0.1" },
+	{ 1950.0, 'g', 2, "2e+03" },
+	{ 100050000.0, 'g', 4, "1.000e+08" },	/* C: 1e+08 */
+	{ 999950000.0, 'g', 4, "1e+09" },
+	{ 100040000.0, 'g', 4, "1e+08" },
+	{ 6.0e+100, 'g', 2, "6e+100" },
+	{ 103400000.0, 'g', 4, "1.034e+08" },
+	{ 1322908.3133, 'f', 2, "1322908.31" },
+};
+
+static void test_ruby_format(void)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(ruby_cases) / sizeof(*ruby_cases); i++) {
+		ruby_format_double(buf, sizeof(buf), ruby_cases[i].v, ruby_cases[i].conv,
+				   ruby_cases[i].prec, 0, false);
+		is_str(buf, ruby_cases[i].ruby, "Ruby's %%.%d%c of %.17g", ruby_cases[i].prec,
+		       ruby_cases[i].conv, ruby_cases[i].v);
+	}
+	ruby_format_double(buf, sizeof(buf), 208.745, 'f', 2, 10, false);
+	is_str(buf, "    208.74", "width pads on the left");
+	ruby_format_double(buf, sizeof(buf), 5, 'f', 1, 10, true);
+	is_str(buf, "      +5.0", "'+' flag");
+	is_str(mean(208.745), "    208.74", "a mean on a tie prints as LKP's Ruby prints it");
+}
+
 int main(void)
 {
+	test_ruby_format();
 	/* mean: |m| < 1000 -> %10.2f */
 	is_str(mean(0.08), "      0.08", "small mean: %%10.2f");
 	is_str(mean(598.97), "    598.97", "598.97: %%10.2f");

@@ -46,9 +46,9 @@ static void test_rows(void)
 	       "    60.00%    60.00%  app                [.] leaf_a\n"
 	       "    60.00%     0.00%  app                [.] mid\n"
 	       "    30.00%    20.00%  libc.so.6          [.] leaf_b\n"
-	       "    10.00%    10.00%  app                [.] rec\n"
-	       "    10.00%    10.00%  [kernel.kallsyms]  [k] sys_x\n",
-	       "header, rows by Children then Self (then name), -U percentages, recursion once");
+	       "    10.00%    10.00%  [kernel.kallsyms]  [k] sys_x\n"
+	       "    10.00%    10.00%  app                [.] rec\n",
+	       "header, rows by Children, Self, module, name; -U percentages; recursion once");
 	free(text);
 
 	o.min_percent = 20;

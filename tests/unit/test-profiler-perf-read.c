@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "profiler/perf-read-int.h"
 #include "profiler/perf-read-local.h"
 #include "tests/tap.h"
 #include "tests/unit/perf-data-build.h"
@@ -102,6 +103,40 @@ static void test_good_file(void)
 	perf_reader_close(r);
 out:
 	free(f.p);
+}
+
+/* No FINISHED_ROUND at all: past the queue limit the older half goes out, in time order. */
+static void records_no_rounds(struct buf *b)
+{
+	for (uint64_t i = 0; i < 100; i++)
+		put_sample(b, 100, 1000 + (i % 2 ? i : 200 - i));
+}
+
+static void test_queue_limit(void)
+{
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_no_rounds, 0 };
+	struct buf f = build(&o);
+	struct perf_reader *r;
+	struct perf_record rec;
+	uint64_t last = 0, n = 0, backwards = 0;
+	char err[256] = "";
+
+	write_file(f.p, f.len);
+	free(f.p);
+	if (!ok(perf_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
+		return;
+	perf_reader_set_queue_limit(r, 10 * 48);	/* ten samples */
+	while (perf_reader_next(r, &rec, err, sizeof(err)) > 0) {
+		if (r->nr_queued > 12)
+			break;
+		backwards += rec.time < last;
+		last = rec.time;
+		n++;
+	}
+	is_u64(n, 100, "every record delivered, the queue never above the limit");
+	ok(backwards > 0 && backwards < 50, "mostly in order (%llu steps back)",
+	   (unsigned long long)backwards);
+	perf_reader_close(r);
 }
 
 static void records_few(struct buf *b)
@@ -276,6 +311,7 @@ int main(void)
 	close(fd);
 	test_good_file();
 	test_attr_sizes();
+	test_queue_limit();
 	test_bad_headers();
 	test_bad_records();
 	test_truncation();
