@@ -50,90 +50,129 @@ int script_read_buf(const char *buf, size_t len, const struct script_opts *o,
 	return ret;
 }
 
-/* The whole of @fd: mapped when it is a regular file, else read into a buffer. */
-static int slurp(int fd, char **buf, size_t *len, bool *mapped)
+#define CHUNK (1u << 20)
+
+static int not_text(const char *name, char *err, size_t errlen)
 {
-	size_t cap = 0, n = 0;
-	struct stat sb;
-	char *p = NULL;
-	ssize_t r;
+	/* a pipe-mode perf.data ("perf record -o -") on stdin, or one given as text */
+	snprintf(err, errlen, "%s: perf.data, not perf script text (give it as a file)", name);
+	return -EINVAL;
+}
 
-	*mapped = false;
-	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-		p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
-			*buf = p;
-			*len = (size_t)sb.st_size;
-			*mapped = true;
-			return 0;
-		}
-		p = NULL;
+/* A regular file, mapped whole: no copy, and the line cache may point into it. */
+static int read_mapped(int fd, size_t size, const char *name, const struct script_opts *o,
+		       struct callgraph *cg, struct script_stats *st, char *err, size_t errlen)
+{
+	char *buf = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	int ret;
+
+	if (buf == MAP_FAILED)
+		return 1;	/* read it as a stream instead */
+	madvise(buf, size, MADV_SEQUENTIAL);
+	if (profile_is_perf_data(buf, size)) {
+		ret = not_text(name, err, errlen);
+	} else {
+		ret = script_read_buf(buf, size, o, cg, st);
+		if (ret)
+			snprintf(err, errlen, "%s: %s", name, strerror(-ret));
 	}
-	for (;;) {
-		if (cap - n < 65536) {
-			char *np;
+	munmap(buf, size);
+	return ret;
+}
 
-			cap = cap ? cap * 2 : 1 << 20;
-			np = realloc(p, cap);
-			if (!np) {
-				free(p);
-				return -ENOMEM;
+/*
+ * A pipe, read in chunks and parsed a line at a time as it comes, so memory follows the
+ * profile's shape and not the length of the input (perf script output can be many GB).
+ */
+static int read_stream(int fd, const char *name, const struct script_opts *o,
+		       struct callgraph *cg, struct script_stats *st, char *err, size_t errlen)
+{
+	struct script_stats dummy;
+	struct script_parser *p = script_parser_new(o, st ? st : &dummy);
+	struct cg_sink k = { .cg = cg };
+	size_t cap = CHUNK, n = 0, whole;
+	char *buf = malloc(cap), *nl;
+	bool checked = false, eof = false;
+	ssize_t r;
+	int ret = 0;
+
+	if (!p || !buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (!eof && !ret) {
+		if (n == cap) {
+			/* one line longer than the buffer */
+			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
 			}
-			p = np;
+			buf = nb;
+			cap *= 2;
 		}
-		r = read(fd, p + n, cap - n);
+		r = read(fd, buf + n, cap - n);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			r = -errno;
-			free(p);
-			return (int)r;
+			ret = -errno;
+			snprintf(err, errlen, "%s: cannot read: %s", name, strerror(-ret));
+			goto out;
 		}
-		if (!r)
-			break;
+		eof = !r;
 		n += (size_t)r;
+		if (!checked && (n >= 8 || eof)) {
+			checked = true;
+			if (profile_is_perf_data(buf, n)) {
+				ret = not_text(name, err, errlen);
+				goto out;
+			}
+		}
+		if (!checked)
+			continue;
+		/* whole lines now; at the end, the rest too */
+		nl = eof ? NULL : memrchr(buf, '\n', n);
+		whole = eof ? n : nl ? (size_t)(nl + 1 - buf) : 0;
+		ret = script_parser_feed(p, buf, whole);
+		memmove(buf, buf + whole, n - whole);
+		n -= whole;
 	}
-	*buf = p;
-	*len = n;
-	return 0;
+	if (!ret) {
+		ret = script_parser_finish(p, add_stack, &k);
+		p = NULL;
+	}
+	if (ret && !*err)
+		snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+out:
+	if (p)
+		script_parser_finish(p, NULL, NULL);
+	free(buf);
+	free(k.frames);
+	return ret;
 }
 
 int script_read_file(const char *path, const struct script_opts *o, struct callgraph *cg,
 		     struct script_stats *st, char *err, size_t errlen)
 {
-	bool is_stdin = !strcmp(path, "-"), mapped;
+	bool is_stdin = !strcmp(path, "-");
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	const char *name = is_stdin ? "<stdin>" : path;
-	size_t len = 0;
-	char *buf = NULL;
-	int ret;
+	struct stat sb;
+	int ret = 1;
 
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", name, strerror(-ret));
 		return ret;
 	}
-	ret = slurp(fd, &buf, &len, &mapped);
+	if (errlen)
+		err[0] = '\0';
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		ret = read_mapped(fd, (size_t)sb.st_size, name, o, cg, st, err, errlen);
+	if (ret > 0)
+		ret = read_stream(fd, name, o, cg, st, err, errlen);
 	if (!is_stdin)
 		close(fd);
-	if (ret) {
-		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(-ret));
-		return ret;
-	}
-	if (profile_is_perf_data(buf, len)) {
-		/* a pipe-mode perf.data ("perf record -o -") on stdin, or one given as text */
-		ret = -EINVAL;
-		snprintf(err, errlen, "%s: perf.data, not perf script text (give it as a file)",
-			 name);
-	} else {
-		ret = script_read_buf(buf, len, o, cg, st);
-		if (ret)
-			snprintf(err, errlen, "%s: %s", name, strerror(-ret));
-	}
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
 	return ret;
 }

@@ -145,6 +145,19 @@ struct script_stack {
 typedef int (*script_stack_fn)(const struct script_stack *s, void *arg);
 
 /*
+ * The parser in steps, for input read in pieces: script_parser_feed() takes whole lines (the last
+ * piece may end without '\n'); the bytes need not outlive the call. script_parser_finish() flushes
+ * the last sample, calls @fn once per distinct stack (none when @fn is NULL: an error path)
+ * and frees the parser. @st is filled in as the lines go.
+ */
+struct script_parser;
+/* NULL when out of memory */
+struct script_parser *script_parser_new(const struct script_opts *o, struct script_stats *st);
+/* 0 or -ENOMEM */
+int script_parser_feed(struct script_parser *p, const char *buf, size_t len);
+int script_parser_finish(struct script_parser *p, script_stack_fn fn, void *arg);
+
+/*
  * Parse @buf[0..len) and call @fn once per distinct stack (in no particular order); a non-zero
  * return of @fn stops and is returned. 0, or -ENOMEM. @st may be NULL.
  */

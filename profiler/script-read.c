@@ -20,12 +20,14 @@
 
 #include "profiler/script-read-int.h"
 
-/* More distinct frame lines than this and the line cache starts over (bounds its memory). */
-#define LINE_CACHE_MAX	(1u << 22)
+/* More distinct frame lines, or key bytes, than this and the line cache starts over (bounds
+ * its memory). */
+#define LINE_CACHE_MAX		(1u << 22)
+#define LINE_CACHE_BYTES	(256u << 20)
 #define LINE_SEED	0x6c696e65ull
 
 struct line_entry {
-	const char	*key;		/* the line from its pc on, in the input buffer */
+	uint32_t	key;		/* into parser.keys: the line from its pc on */
 	uint32_t	len;
 	uint32_t	ids_off;	/* into parser.line_ids: the line's names, leaf first */
 	uint32_t	nr;
@@ -33,7 +35,7 @@ struct line_entry {
 	bool		bad;		/* not a frame line */
 };
 
-struct parser {
+struct script_parser {
 	unsigned int		flags;
 	bool			compat;
 	struct script_stats	*st;
@@ -45,10 +47,10 @@ struct parser {
 	struct line_entry	*lines;
 	size_t			nr_lines, cap_lines;
 	struct ids		line_ids;
+	struct sbuf		keys;		/* the cached lines' bytes: the input may be gone */
 
-	const char		*filter;	/* event kept; NULL until the first event */
-	size_t			filter_len;
-	bool			filter_defaulted;
+	struct sbuf		filter;		/* the event kept */
+	bool			filter_set;	/* false until the first event (or --event-filter) */
 
 	/* the open sample: $pname defined in the Perl script */
 	bool			open;
@@ -64,7 +66,7 @@ struct parser {
 
 static int emit_name(const char *name, size_t len, void *arg)
 {
-	struct parser *p = arg;
+	struct script_parser *p = arg;
 	uint32_t id = name_intern(&p->names, name, len);
 
 	if (id == SCRIPT_NO_ID || ids_reserve(&p->line_ids, 1))
@@ -73,15 +75,16 @@ static int emit_name(const char *name, size_t len, void *arg)
 	return 0;
 }
 
-static void line_cache_clear(struct parser *p)
+static void line_cache_clear(struct script_parser *p)
 {
 	if (p->lslots)
 		memset(p->lslots, 0, (p->lmask + 1) * sizeof(*p->lslots));
 	p->nr_lines = 0;
 	p->line_ids.nr = 0;
+	p->keys.len = 0;
 }
 
-static int line_cache_grow(struct parser *p)
+static int line_cache_grow(struct script_parser *p)
 {
 	size_t nmask = p->lmask ? p->lmask * 2 + 1 : 4095, i, j;
 	uint64_t *ns;
@@ -96,7 +99,7 @@ static int line_cache_grow(struct parser *p)
 		if (!p->lslots[i])
 			continue;
 		e = &p->lines[(uint32_t)p->lslots[i] - 1];
-		h = script_hash(e->key, e->len, LINE_SEED ^ e->java);
+		h = script_hash(p->keys.p + e->key, e->len, LINE_SEED ^ e->java);
 		for (j = h & nmask; ns[j]; j = (j + 1) & nmask)
 			;
 		ns[j] = p->lslots[i];
@@ -108,15 +111,17 @@ static int line_cache_grow(struct parser *p)
 }
 
 /* Parse a frame line seen for the first time and remember what it gives. */
-static const struct line_entry *line_add(struct parser *p, const char *s, size_t n, bool java,
-					 uint64_t h)
+static const struct line_entry *line_add(struct script_parser *p, const char *s, size_t n,
+					 bool java, uint64_t h)
 {
 	struct frame_parts fp;
 	struct line_entry *e;
 	size_t start, i, j;
 
-	if (p->nr_lines >= LINE_CACHE_MAX || n > UINT32_MAX)
+	if (p->nr_lines >= LINE_CACHE_MAX || p->keys.len + n > LINE_CACHE_BYTES)
 		line_cache_clear(p);
+	if (n > LINE_CACHE_BYTES)
+		return NULL;
 	if ((p->nr_lines + 1) * 2 > p->lmask + 1 && line_cache_grow(p))
 		return NULL;
 	if (p->nr_lines == p->cap_lines) {
@@ -130,7 +135,9 @@ static const struct line_entry *line_add(struct parser *p, const char *s, size_t
 	}
 	start = p->line_ids.nr;
 	e = &p->lines[p->nr_lines];
-	*e = (struct line_entry){ .key = s, .len = (uint32_t)n, .java = java };
+	*e = (struct line_entry){ .key = (uint32_t)p->keys.len, .len = (uint32_t)n, .java = java };
+	if (sbuf_add(&p->keys, s, n))
+		return NULL;
 	if (!frame_match(s, n, &fp)) {
 		e->bad = true;
 	} else {
@@ -174,8 +181,8 @@ static inline bool bytes_eq(const char *a, const char *b, size_t n)
 	return x == y;
 }
 
-static inline const struct line_entry *line_lookup(struct parser *p, const char *s, size_t n,
-						   bool java)
+static inline const struct line_entry *line_lookup(struct script_parser *p, const char *s,
+						   size_t n, bool java)
 {
 	uint64_t h = script_hash(s, n, LINE_SEED ^ java);
 	size_t i;
@@ -186,7 +193,7 @@ static inline const struct line_entry *line_lookup(struct parser *p, const char 
 			const struct line_entry *e = &p->lines[(uint32_t)sl - 1];
 
 			if (sl >> 32 == h >> 32 && e->len == n && e->java == java &&
-			    bytes_eq(e->key, s, n))
+			    bytes_eq(p->keys.p + e->key, s, n))
 				return e;
 		}
 	}
@@ -197,7 +204,7 @@ static inline const struct line_entry *line_lookup(struct parser *p, const char 
  * A frame line (@s at its first non-blank byte). Frames count only while a sample is open;
  * a line that is no frame either is malformed ("Unrecognized line").
  */
-static int frame_line(struct parser *p, const char *s, size_t n)
+static int frame_line(struct script_parser *p, const char *s, size_t n)
 {
 	const struct line_entry *e = line_lookup(p, s, n, p->open && p->java);
 
@@ -219,7 +226,7 @@ static int frame_line(struct parser *p, const char *s, size_t n)
 
 /* ---- samples --------------------------------------------------------------------------------- */
 
-static int sample_end(struct parser *p)
+static int sample_end(struct script_parser *p)
 {
 	int ret;
 
@@ -237,20 +244,18 @@ static int sample_end(struct parser *p)
 	return ret;
 }
 
-/* The event filter: true when a sample of @ev is kept. */
-static bool event_keep(struct parser *p, const char *ev, size_t len)
+/* The event filter: 1 when a sample of @ev is kept, 0 when not, -ENOMEM. */
+static int event_keep(struct script_parser *p, const char *ev, size_t len)
 {
-	if (!p->filter) {
+	if (!p->filter_set) {
 		/* by default only the first event type seen: mixing events misleads */
-		p->filter = ev;
-		p->filter_len = len;
-		p->filter_defaulted = true;
-		return true;
+		p->filter_set = true;
+		return sbuf_add(&p->filter, ev, len) ? -ENOMEM : 1;
 	}
-	if (len == p->filter_len && !memcmp(ev, p->filter, len))
-		return true;
+	if (len == p->filter.len && !memcmp(ev, p->filter.p, len))
+		return 1;
 	p->st->skipped_events++;
-	return false;
+	return 0;
 }
 
 /*
@@ -258,7 +263,7 @@ static bool event_keep(struct parser *p, const char *ev, size_t len)
  * with --tid. A ';' in it would be a frame separator in the Perl script's joined stack key, so
  * the text after it becomes frames, which keeps equal joined keys merged.
  */
-static int sample_start(struct parser *p, const struct header *h, uint64_t period)
+static int sample_start(struct script_parser *p, const struct header *h, uint64_t period)
 {
 	struct sbuf *b = &p->pname;
 	const char *semi;
@@ -311,23 +316,27 @@ static int sample_start(struct parser *p, const struct header *h, uint64_t perio
 }
 
 /* A header: the event filter, then the sample (a filtered one leaves $pname as it was). */
-static int header_line(struct parser *p, const char *s, size_t n, struct header *h)
+static int header_line(struct script_parser *p, const char *s, size_t n, struct header *h)
 {
+	int keep = 1;
+
 	h->per = "";
 	h->per_len = 0;
-	if (header_event(s, n, h) && !event_keep(p, h->ev, h->ev_len))
-		return 0;
+	if (header_event(s, n, h))
+		keep = event_keep(p, h->ev, h->ev_len);
+	if (keep <= 0)
+		return keep;
 	return sample_start(p, h, period_value(h->per, h->per_len));
 }
 
 /* A sample printed on one line: a sample of its own, closed at once. */
-static int one_line_sample(struct parser *p, const char *s, size_t n, struct header *h,
+static int one_line_sample(struct script_parser *p, const char *s, size_t n, struct header *h,
 			   size_t frame)
 {
-	int ret;
+	int ret = event_keep(p, h->ev, h->ev_len);
 
-	if (!event_keep(p, h->ev, h->ev_len))
-		return 0;
+	if (ret <= 0)
+		return ret;
 	ret = sample_start(p, h, period_value(h->per, h->per_len));
 	if (!ret)
 		ret = frame_line(p, s + frame, n - frame);
@@ -336,7 +345,7 @@ static int one_line_sample(struct parser *p, const char *s, size_t n, struct hea
 	return ret;
 }
 
-static int one_line(struct parser *p, const char *s, size_t n)
+static int one_line(struct script_parser *p, const char *s, size_t n)
 {
 	struct header h;
 	size_t i;
@@ -364,7 +373,7 @@ static int one_line(struct parser *p, const char *s, size_t n)
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
-static void parser_release(struct parser *p)
+static void script_parser_free(struct script_parser *p)
 {
 	name_table_release(&p->names);
 	stack_table_release(&p->stacks);
@@ -375,9 +384,12 @@ static void parser_release(struct parser *p)
 	ids_release(&p->root_tail);
 	sbuf_release(&p->scratch);
 	sbuf_release(&p->pname);
+	sbuf_release(&p->keys);
+	sbuf_release(&p->filter);
+	free(p);
 }
 
-static int emit_stacks(struct parser *p, script_stack_fn fn, void *arg)
+static int emit_stacks(struct script_parser *p, script_stack_fn fn, void *arg)
 {
 	const char **names = NULL;
 	size_t cap = 0, i, k;
@@ -412,43 +424,73 @@ static int emit_stacks(struct parser *p, script_stack_fn fn, void *arg)
 	return ret;
 }
 
-int script_parse(const char *buf, size_t len, const struct script_opts *o, script_stack_fn fn,
-		 void *arg, struct script_stats *st)
+struct script_parser *script_parser_new(const struct script_opts *o, struct script_stats *st)
 {
-	struct script_stats dummy;
-	struct parser p = { .flags = o ? o->flags : 0 };
+	struct script_parser *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	memset(st, 0, sizeof(*st));
+	p->st = st;
+	p->flags = o ? o->flags : 0;
+	p->compat = p->flags & SCRIPT_PERL_COMPAT;
+	if (o && o->event_filter && o->event_filter[0]) {
+		p->filter_set = true;
+		if (sbuf_add(&p->filter, o->event_filter, strlen(o->event_filter))) {
+			script_parser_free(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+int script_parser_feed(struct script_parser *p, const char *buf, size_t len)
+{
 	const char *line = buf, *end = buf + len, *nl;
 	int ret = 0;
 
-	if (!st)
-		st = &dummy;
-	memset(st, 0, sizeof(*st));
-	p.st = st;
-	p.compat = p.flags & SCRIPT_PERL_COMPAT;
-	if (o && o->event_filter && o->event_filter[0]) {
-		p.filter = o->event_filter;
-		p.filter_len = strlen(o->event_filter);
-	}
 	while (line < end && !ret) {
 		nl = memchr(line, '\n', (size_t)(end - line));
 		if (!nl)
 			nl = end;
-		st->lines++;
-		ret = one_line(&p, line, (size_t)(nl - line));
+		p->st->lines++;
+		ret = one_line(p, line, (size_t)(nl - line));
 		line = nl + 1;
 	}
-	/* The Perl script drops a last sample that no blank line ends. */
-	if (!ret && !p.compat)
-		ret = sample_end(&p);
-	if (p.filter) {
-		size_t n = p.filter_len < sizeof(st->event) - 1 ? p.filter_len :
-								  sizeof(st->event) - 1;
-
-		memcpy(st->event, p.filter, n);
-		st->event[n] = '\0';
-	}
-	if (!ret)
-		ret = emit_stacks(&p, fn, arg);
-	parser_release(&p);
 	return ret;
+}
+
+int script_parser_finish(struct script_parser *p, script_stack_fn fn, void *arg)
+{
+	struct script_stats *st = p->st;
+	size_t n = p->filter.len < sizeof(st->event) - 1 ? p->filter.len : sizeof(st->event) - 1;
+	int ret = 0;
+
+	/* The Perl script drops a last sample that no blank line ends. */
+	if (!p->compat)
+		ret = sample_end(p);
+	if (n)
+		memcpy(st->event, p->filter.p, n);
+	st->event[n] = '\0';
+	if (!ret && fn)
+		ret = emit_stacks(p, fn, arg);
+	script_parser_free(p);
+	return ret;
+}
+
+int script_parse(const char *buf, size_t len, const struct script_opts *o, script_stack_fn fn,
+		 void *arg, struct script_stats *st)
+{
+	struct script_stats dummy;
+	struct script_parser *p = script_parser_new(o, st ? st : &dummy);
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	ret = script_parser_feed(p, buf, len);
+	if (ret) {
+		script_parser_finish(p, NULL, NULL);
+		return ret;
+	}
+	return script_parser_finish(p, fn, arg);
 }

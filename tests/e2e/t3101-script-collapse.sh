@@ -29,6 +29,17 @@ test_expect_success 'a file argument, -i FILE, -i - and a pipe give the same sta
 	test_cmp expected a
 '
 
+test_expect_success 'a pipe is read in pieces: lines across pieces, and longer than a piece' '
+	for i in $(seq 3000); do cat two.txt; echo; done >many.txt &&
+	awk "BEGIN { printf \"x 1 1.0: 1 cpu-clock:\n\t1 \"; for (i = 0; i < 300000; i++)
+		printf \"long_name_\"; printf \" (/bin/x)\n\n\" }" >>many.txt &&
+	test $(wc -c <many.txt) -gt 4000000 &&
+	"$KPROF" collapse many.txt >expected &&
+	cat many.txt | "$KPROF" collapse >out &&
+	test_cmp expected out && grep -q "^x;long_name_long_name_" out &&
+	grep -qx "dd;\[unknown\];fsnotify 300000" out
+'
+
 test_expect_success 'comm with spaces, --pid, --tid, --kernel, --addrs' '
 	"$KPROF" collapse --tid --kernel --addrs two.txt >out &&
 	printf "%s\n" \
