@@ -22,8 +22,8 @@
 #include <linux/perf_event.h>
 
 struct event_spec {
-	char			*name;		/* perf's name: "cycles:pp", "sched:sched_switch"; owned */
-	struct perf_event_attr	attr;		/* identity only: type, config, exclude_*, precise_ip */
+	char			*name;		/* perf's: "cycles:pp" (owned) */
+	struct perf_event_attr	attr;		/* type, config, exclude_*, precise_ip */
 	bool			tracepoint;
 	char			*tp_system;	/* tracepoints only; owned */
 	char			*tp_event;

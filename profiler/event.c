@@ -35,17 +35,20 @@ static const struct named_event named_events[] = {
 	{ "branch-instructions", "branches", PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
 	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "dTLB-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, READ, ACCESS) },
+	{ "dTLB-loads", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, READ, ACCESS) },
 	{ "dTLB-load-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, READ, MISS) },
 	{ "dTLB-stores", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, WRITE, ACCESS) },
 	{ "dTLB-store-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, WRITE, MISS) },
-	{ "iTLB-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, ACCESS) },
+	{ "iTLB-loads", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, ACCESS) },
 	{ "iTLB-load-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_ITLB, READ, MISS) },
-	{ "node-loads", NULL, PERF_TYPE_HW_CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, ACCESS) },
+	{ "node-loads", NULL, PERF_TYPE_HW_CACHE,
+	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, ACCESS) },
 	{ "node-load-misses", NULL, PERF_TYPE_HW_CACHE,
 	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, READ, MISS) },
 	{ "node-stores", NULL, PERF_TYPE_HW_CACHE,
@@ -74,7 +77,8 @@ static bool name_is(const char *name, const char *ev, size_t len)
 static const struct named_event *find_named(const char *ev, size_t len)
 {
 	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++)
-		if (name_is(named_events[i].name, ev, len) || name_is(named_events[i].alias, ev, len))
+		if (name_is(named_events[i].name, ev, len) ||
+		    name_is(named_events[i].alias, ev, len))
 			return &named_events[i];
 	return NULL;
 }

@@ -17,7 +17,7 @@ struct record_opts {
 	bool		system_wide;	/* -a */
 	const char	*cpus;		/* -C list, or NULL */
 	pid_t		*pids; size_t nr_pids;	/* -p */
-	const char	**events; size_t nr_events;	/* -e; none: cycles:pp … cpu-clock fallback */
+	const char	**events; size_t nr_events;	/* -e; none: cycles:pp…cpu-clock */
 	uint64_t	freq, period;	/* -F / -c; 0 = default */
 	bool		callgraph;	/* -g */
 	unsigned int	mmap_pages;	/* -m */
@@ -99,8 +99,8 @@ struct stat_opts {
 	const char	*cpus;
 	pid_t		*pids; size_t nr_pids;
 	const char	**events; size_t nr_events;	/* none: LKP's default set */
-	unsigned int	interval_ms;	/* -I: a thread closes an interval this often; 0: one
-					 * interval, the whole run (kept, not dropped) */
+	unsigned int	interval_ms;	/* -I: a thread closes intervals this often; 0:
+					 * one interval, the whole run (kept, not dropped) */
 };
 struct stat_session;
 

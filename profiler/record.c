@@ -107,8 +107,8 @@ static int open_events(struct record_session *rs, const struct record_opts *o, b
 		struct event_spec *e = &rs->events.v[failed];
 
 		if ((ret == -EACCES || ret == -EPERM) && task && !user_only) {
-			pr_warn("kernel profiling not allowed (perf_event_paranoid is %d, not root): "
-				"recording user space only", paranoid_level());
+			pr_warn("kernel profiling not allowed (perf_event_paranoid is %d, "
+				"not root): recording user space only", paranoid_level());
 			user_only = true;
 			continue;
 		}
@@ -124,7 +124,8 @@ static int open_events(struct record_session *rs, const struct record_opts *o, b
 		}
 		if (event_fallback(e)) {
 			snprintf(err, errlen, "event %s: %s", e->name,
-				 ret == -ENOENT || ret == -EOPNOTSUPP ? "not supported here" : reason);
+				 ret == -ENOENT || ret == -EOPNOTSUPP ? "not supported here" :
+				 reason);
 			break;
 		}
 	}

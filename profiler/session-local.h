@@ -28,10 +28,10 @@ struct session;
 
 struct session_target {
 	bool		system_wide;	/* -a */
-	const char	*cpus;		/* -C list (implies system-wide on those CPUs), or NULL */
+	const char	*cpus;		/* -C list (system-wide on them), or NULL */
 	const pid_t	*pids;		/* -p: all threads of each */
 	size_t		nr_pids;
-	char *const	*argv;		/* a command to fork and hold until session_go(); or NULL */
+	char *const	*argv;		/* command held until session_go(), or NULL */
 	bool		counting;	/* no rings: tasks are counted per thread on any CPU
 					 * (cpu -1), so time running/enabled scale correctly */
 };

@@ -42,13 +42,13 @@ struct session {
 	struct perf_evlist	*evlist;	/* NULL until session_open() */
 	struct perf_evsel	**evsels;	/* nr_evsels, in attr order; owned by evlist */
 	size_t			nr_evsels;
-	bool			task_target;	/* pids or a command: inherit to new threads */
+	bool			task_target;	/* pids or a command: inherit */
 	bool			mmapped;
 	bool			opened;		/* every evsel open */
 
 	pid_t			child;		/* held command, or -1 */
-	int			go_fd;		/* write end of the go-pipe; -1 once used */
-	int			exec_err_fd;	/* child's errno if exec fails (CLOEXEC pipe) */
+	int			go_fd;		/* go-pipe write end; -1 once used */
+	int			exec_err_fd;	/* exec errno of the child (CLOEXEC) */
 
 	pthread_t		thread;
 	bool			thread_running;
@@ -198,7 +198,8 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 		for (size_t i = 0; i < t->nr_pids && !ret; i++) {
 			ret = add_threads(t->pids[i], &tids, &nr_tids);
 			if (ret)
-				snprintf(err, errlen, "pid %d: %s", (int)t->pids[i], strerror(-ret));
+				snprintf(err, errlen, "pid %d: %s", (int)t->pids[i],
+					 strerror(-ret));
 		}
 		if (ret)
 			goto fail;

@@ -33,13 +33,13 @@ struct stat_session {
 	struct event_list	events;		/* counted events */
 	struct perf_event_attr	*attrs;
 	unsigned int		interval_ms;
-	bool			started;	/* counting (enabled, or the command released) */
+	bool			started;	/* counting: enabled or command released */
 	bool			task_target;	/* pids or a command, not system-wide */
 	bool			user_only;	/* kernel off limits: exclude_kernel */
 	double			t0;		/* CLOCK_MONOTONIC seconds at start */
 
 	pthread_mutex_t		lock;		/* the series below */
-	double			*prev;		/* cumulative count at the last interval end */
+	double			*prev;		/* counts at the last interval end */
 	double			*t_end, *counts;	/* closed intervals */
 	size_t			nr_intervals, alloc;
 
@@ -117,7 +117,8 @@ static int take_group(struct stat_session *s, struct event_list *g, char *unsupp
 		for (size_t i = 0; i < g->nr; i++) {
 			size_t n = strlen(unsupported);
 
-			snprintf(unsupported + n, len - n, "%s%s", n ? ", " : "", key_name(&g->v[i]));
+			snprintf(unsupported + n, len - n, "%s%s", n ? ", " : "",
+				 key_name(&g->v[i]));
 		}
 	}
 	event_list_release(g);
