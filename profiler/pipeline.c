@@ -215,6 +215,12 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		l->cgs[ev->idx] = callgraph_new();
 		if (!l->cgs[ev->idx])
 			return fail(err, errlen, -ENOMEM, "out of memory");
+		/*
+		 * Frame names are the sym_session's and comms the comm_table's: pooled and
+		 * unchanged until the loader is released, after the last add. The graph can then
+		 * map each distinct frame once instead of hashing its text for every stack.
+		 */
+		callgraph_stable_strings(l->cgs[ev->idx], true);
 	}
 	if (s.callchain_nr > UINT32_MAX)
 		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",

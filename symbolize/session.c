@@ -38,8 +38,12 @@ struct sym_session {
 
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
 {
-	if (!e->interned)
-		e->interned = sym_strpool_intern(pool, e->name);
+	char *owned;
+
+	if (!e->interned) {
+		e->interned = sym_strpool_intern(pool, sym_entry_demangled(e, &owned));
+		free(owned);
+	}
 	return e->interned;
 }
 

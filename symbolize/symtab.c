@@ -44,6 +44,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	e->order = (uint32_t)t->nr;
 	e->binding = binding;
 	e->sized = len != 0;
+	e->mangled = false;
 	t->nr++;
 	return 0;
 }
@@ -66,11 +67,39 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+const char *sym_entry_demangled(const struct sym_entry *e, char **owned)
+{
+	*owned = e->mangled ? sym_demangle(e->name) : NULL;
+	return *owned ? *owned : e->name;
+}
+
+/* The end of choose_best_symbol(), on the names perf has (demangled, as perf demangles first). */
+static bool prefer_first_name(const struct sym_entry *a, const struct sym_entry *b)
+{
+	char *own_a, *own_b;
+	const char *an = sym_entry_demangled(a, &own_a), *bn = sym_entry_demangled(b, &own_b);
+	size_t na = leading_underscores(an), nb = leading_underscores(bn);
+	bool first;
+
+	if (na != nb) {
+		first = na < nb;
+	} else {
+		na = strlen(an);
+		nb = strlen(bn);
+		if (na != nb)
+			first = na > nb;
+		else	/* arch__choose_best_symbol: avoid the "SyS" syscall aliases */
+			first = strncmp(an, "SyS", 3) && strncmp(an, "compat_SyS", 10);
+	}
+	free(own_a);
+	free(own_b);
+	return first;
+}
+
 /* perf's choose_best_symbol(): true when @a is kept over @b (same start). */
 static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	size_t na, nb;
 
 	if (lb == 0 && la > 0)
 		return true;
@@ -80,16 +109,7 @@ static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
-	na = leading_underscores(a->name);
-	nb = leading_underscores(b->name);
-	if (na != nb)
-		return na < nb;
-	na = strlen(a->name);
-	nb = strlen(b->name);
-	if (na != nb)
-		return na > nb;
-	/* arch__choose_best_symbol: avoid the "SyS" syscall aliases */
-	return strncmp(a->name, "SyS", 3) && strncmp(a->name, "compat_SyS", 10);
+	return prefer_first_name(a, b);
 }
 
 /*
