@@ -55,7 +55,7 @@ static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int cpumode,
 		    struct cg_frame *f)
 {
-	struct sym_result res = { NULL, "[unknown]", 0 };
+	struct sym_result res = { .dso = "[unknown]" };
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	struct frame_cache_entry *c;
 
@@ -78,12 +78,11 @@ static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int c
 			.addr = addr, .pid = pid, .gen = kernel ? l->kgen : l->gen, .kgen = l->kgen,
 			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
 			/*
-			 * perf keeps same-named symbols of a module apart by their start. The
-			 * kernel's starts are the same in every process; a library's are not
-			 * (each process maps it elsewhere) and symbolize gives no module-relative
-			 * one, so user symbols are told apart by name only.
+			 * perf keeps same-named symbols of a module apart by their start. A
+			 * library's runtime start differs between the processes mapping it, so
+			 * the frame carries symbolize's per-module identity instead.
 			 */
-			.sym_start = res.sym && kernel ? res.sym_start : 0,
+			.sym_start = res.sym ? res.sym_id : 0,
 		};
 	}
 	f->sym = c->sym;

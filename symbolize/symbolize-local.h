@@ -157,6 +157,7 @@ struct cache_entry {
 	uint64_t	addr;		/* key: file offset (user) or address (kernel) */
 	const char	*sym, *dso;
 	uint64_t	sym_off;	/* addr - symbol start */
+	uint64_t	sym_id;		/* sym_result.sym_id for files (kernel: from sym_off) */
 	int		rc;
 };
 struct sym_cache {
