@@ -99,7 +99,7 @@ struct agg_heads {
 };
 
 struct agg_table {
-	uint32_t		*index;		/* 0 empty, else entry number + 1 */
+	uint64_t		*index;		/* 0 empty, else index_slot(): hash tag, entry */
 	size_t			alloc;
 	struct agg_entry	*entries;	/* nr entries, live and dead */
 	size_t			nr, entries_alloc;
@@ -130,14 +130,5 @@ int agg_flush(struct agg_table *t, agg_fn fn, void *arg);
  */
 int agg_flush_task(struct agg_table *t, int32_t pid, int32_t tid, agg_fn fn, void *arg);
 void agg_release(struct agg_table *t);
-
-/* ---- helpers for the hash indexes of the tables above (pipeline-hash.c) --------------- */
-
-/*
- * Make a hash index (0 empty, else entry number + 1, linear probing) of twice its old size and
- * put entries 0..nr-1 back in by hash_of(i). 0 or -ENOMEM.
- */
-int index_grow(uint32_t **index, size_t *alloc, size_t nr,
-	       uint64_t (*hash_of)(const void *tab, size_t i), const void *tab);
 
 #endif
