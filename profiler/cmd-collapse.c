@@ -244,6 +244,8 @@ static int write_output(const struct collapse_args *a, const struct callgraph *c
 			return ret;
 		}
 	}
+	/* Folded output runs to tens of megabytes: write it in large blocks, not 4 KiB ones. */
+	setvbuf(fp, NULL, _IOFBF, 1 << 20);
 	ret = cg ? folded_write(fp, cg, flags) : 0;
 	if (!ret && fflush(fp))
 		ret = -errno;
