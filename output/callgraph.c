@@ -168,6 +168,13 @@ static uint32_t frame_id(struct callgraph *cg, const struct cg_frame *in, int *e
 void callgraph_stable_strings(struct callgraph *cg, bool on)
 {
 	cg->stable_strings = on;
+	/* The caller's pointers are only promised while on: forget them when it ends. */
+	if (!on) {
+		free(cg->ext_frames);
+		cg->ext_frames = NULL;
+		cg->nr_ext_frames = cg->alloc_ext_frames = 0;
+		idtab_release(&cg->ext_frame_tab);
+	}
 }
 
 /* ---- tasks -------------------------------------------------------------------------------- */

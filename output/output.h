@@ -76,7 +76,8 @@ const char *callgraph_intern(struct callgraph *cg, const char *s);
  * names do. The graph then maps each distinct caller frame to its interned frame once and later
  * adds hash no text (several times faster). Off by default: a caller that reuses one buffer for
  * different names must leave it off. Task comms are not concerned (always hashed). The graph
- * still copies every string and never reads the caller's after the adds.
+ * still copies every string and never reads the caller's after the adds. Turning it off
+ * forgets the caller's pointers (call it before the strings go away if adds may follow).
  */
 void callgraph_stable_strings(struct callgraph *cg, bool on);
 

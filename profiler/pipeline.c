@@ -409,6 +409,8 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		if (!e->name)
 			return fail(err, errlen, -ENOMEM, "out of memory");
 		e->cg = l->cgs[i];
+		/* the session's strings go with the loader: later adds must not rely on them */
+		callgraph_stable_strings(e->cg, false);
 		e->nr_samples = l->nr_samples[i];
 		l->cgs[i] = NULL;
 		l->p->nr_events++;
