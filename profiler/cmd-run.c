@@ -576,10 +576,6 @@ int cmd_run(int argc, char **argv)
 		pr_err("%s: needs root (hugetlb reservation or loop mount)", workload_name(c.w));
 		return KPROF_EXIT_ERROR;
 	}
-	if (c.profile && !run_profile_available()) {
-		pr_warn("profiling is not available in this build: running with --no-profile");
-		c.profile = false;
-	}
 	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
 	if (!c.main_values || setup(&c)) {
 		free(c.main_values);

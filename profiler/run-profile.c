@@ -36,11 +36,6 @@ struct run_profile {
 static char *event_used;			/* of the latest profile, for meta.json */
 static struct kv_list latest_keys;		/* of the latest profile, for the summary */
 
-bool run_profile_available(void)
-{
-	return true;
-}
-
 const char *run_profile_event_used(void)
 {
 	return event_used;
