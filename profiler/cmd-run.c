@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/cmd-local.h"
 #include "profiler/log-local.h"
 #include "profiler/monitor-local.h"
@@ -308,7 +309,7 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = run_write_stats(path, &all);
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	if (!ret)
-		ret = run_write_atomic(path, write_meta, c);
+		ret = write_file_atomic(path, write_meta, c);
 	wl_metrics_release(&part);
 	wl_metrics_release(&all);
 	return ret;

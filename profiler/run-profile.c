@@ -15,6 +15,7 @@
 
 #include "output/output.h"
 #include "profiler/flamegraph-local.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/log-local.h"
 #include "profiler/profile-local.h"
 #include "profiler/record-local.h"
@@ -127,9 +128,9 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	free(cgs);
 	snprintf(path, sizeof(path), "%s/profile.folded", dir);
 	if (!ret)
-		ret = run_write_atomic(path, write_folded, p);
+		ret = write_file_atomic(path, write_folded, p);
 	if (!ret)
-		ret = run_write_atomic(keys_path, write_keys, &keys);
+		ret = write_file_atomic(keys_path, write_keys, &keys);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
 	/* flamegraph.svg beside it; failing costs only the picture */
