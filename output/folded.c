@@ -110,6 +110,47 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 	return err;
 }
 
+/*
+ * Each distinct frame's text, rendered once: a frame recurs in thousands of stacks, and
+ * rendering it (';' escaping, the script's tidying, the kernel test) costs far more than
+ * copying the result. Java processes tidy differently, so each kind of process has its own.
+ */
+struct frame_texts {
+	struct strbuf	text;		/* the rendered frames, back to back */
+	size_t		*at;		/* by frame id: offset in text + 1; 0: not rendered yet */
+	size_t		*len;
+};
+
+static void frame_texts_release(struct frame_texts *ft)
+{
+	free(ft->text.s);
+	free(ft->at);
+	free(ft->len);
+}
+
+/* Append the text of frame @id to @b, rendering it into @ft on first use. */
+static int put_frame_id(struct strbuf *b, const struct callgraph *cg, uint32_t id,
+			unsigned int flags, bool java, struct frame_texts *ft)
+{
+	size_t start = ft->text.len;
+	int err;
+
+	if (!ft->at) {
+		ft->at = calloc(cg_nr_frames(cg), sizeof(*ft->at));
+		ft->len = calloc(cg_nr_frames(cg), sizeof(*ft->len));
+		if (!ft->at || !ft->len)
+			return -ENOMEM;
+	}
+	if (!ft->at[id]) {
+		err = put_frame(&ft->text, cg_frame_at(cg, id), flags, java);
+		if (err)
+			return err;
+		ft->at[id] = start + 1;
+		ft->len[id] = ft->text.len - start;
+	}
+	return ft->len[id] ? sb_putn(b, ft->text.s + ft->at[id] - 1, ft->len[id]) : 0;
+}
+
 static void put_id(char *buf, size_t len, int id)
 {
 	if (id < 0)
@@ -139,8 +180,9 @@ static int put_root(struct strbuf *b, const struct cg_task *t, unsigned int flag
 	return err;
 }
 
+/* @texts: the frame texts of ordinary [0] and Java [1] processes. */
 static int fold_stack(struct strbuf *b, const struct callgraph *cg,
-		      const struct cg_stack_rec *r, unsigned int flags)
+		      const struct cg_stack_rec *r, unsigned int flags, struct frame_texts *texts)
 {
 	const struct cg_task *t = cg_task_at(cg, r->task);
 	bool java = t->comm && !strncmp(t->comm, "java", 4);	/* the script's /^java/ */
@@ -153,9 +195,23 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	for (j = r->nr; j-- > 0 && !err;) {	/* root first */
 		if (b->len)
 			err = sb_putn(b, ";", 1);
-		err = err ?: put_frame(b, cg_frame_at(cg, r->ids[j]), flags, java);
+		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);
 	}
 	return err;
+}
+
+/* "KEY COUNT\n": fprintf's format parsing cost more than the rest of a line's output. */
+static void put_line(FILE *fp, const char *key, uint64_t count)
+{
+	char digits[24], *p = digits + sizeof(digits);
+
+	*--p = '\n';
+	do
+		*--p = (char)('0' + count % 10);
+	while ((count /= 10));
+	*--p = ' ';
+	fputs(key, fp);
+	fwrite(p, 1, (size_t)(digits + sizeof(digits) - p), fp);
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -165,6 +221,7 @@ static int line_cmp(const void *a, const void *b)
 
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 {
+	struct frame_texts texts[2] = { 0 };
 	struct str_sums lines = { 0 };
 	struct strbuf b = { 0 };
 	size_t i;
@@ -175,7 +232,7 @@ int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 	for (i = 0; i < cg_nr_stack_recs(cg) && !err; i++) {
 		const struct cg_stack_rec *r = cg_stack_rec_at(cg, i);
 
-		err = fold_stack(&b, cg, r, flags);
+		err = fold_stack(&b, cg, r, flags, texts);
 		if (!err && b.len)	/* the script prints nothing for an empty stack */
 			err = str_sums_add(&lines, b.s, b.len,
 					   flags & FOLDED_SAMPLES ? r->samples : r->period);
@@ -185,11 +242,13 @@ int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 		if (lines.nr > 1)
 			qsort(lines.v, lines.nr, sizeof(*lines.v), line_cmp);
 		for (i = 0; i < lines.nr; i++)
-			fprintf(fp, "%s %" PRIu64 "\n", lines.v[i].key, lines.v[i].value);
+			put_line(fp, lines.v[i].key, lines.v[i].value);
 		if (ferror(fp))
 			err = -EIO;
 	}
 	free(b.s);
+	frame_texts_release(&texts[0]);
+	frame_texts_release(&texts[1]);
 	str_sums_release(&lines);
 	return err;
 }

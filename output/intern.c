@@ -239,14 +239,9 @@ void strtab_release(struct strtab *sp)
 
 /* ---- string building ---------------------------------------------------------------------- */
 
-int sb_putn(struct strbuf *b, const char *s, size_t n)
+int sb_grow(struct strbuf *b, size_t need)
 {
-	if (array_reserve((void **)&b->s, &b->alloc, b->len + n + 1, 1))
-		return -ENOMEM;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
+	return array_reserve((void **)&b->s, &b->alloc, need, 1);
 }
 
 int sb_puts(struct strbuf *b, const char *s)

@@ -168,7 +168,19 @@ struct strbuf {
 	size_t	len, alloc;
 };
 
-int sb_putn(struct strbuf *b, const char *s, size_t n);	/* 0 or -ENOMEM */
+int sb_grow(struct strbuf *b, size_t need);	/* room for @need bytes: 0 or -ENOMEM */
+
+/* Append @n bytes. 0 or -ENOMEM. Inline: the writers append millions of short pieces. */
+static inline int sb_putn(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->alloc && sb_grow(b, b->len + n + 1))
+		return -ENOMEM;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
 int sb_puts(struct strbuf *b, const char *s);
 
 /* ---- growable arrays ---------------------------------------------------------------------- */

@@ -230,6 +230,8 @@ static int write_folded(FILE *fp, void *arg)
 {
 	const struct folded_out *o = arg;
 
+	/* Folded output runs to tens of megabytes: write it in large blocks, not 4 KiB ones. */
+	setvbuf(fp, NULL, _IOFBF, 1 << 20);
 	return o->cg ? folded_write(fp, o->cg, o->flags) : 0;
 }
 

@@ -42,6 +42,8 @@ void reader_data_release(struct perf_reader *r)
 	free(r->arena);
 	free(r->arena2);
 	free(r->queue);
+	free(r->sort_tmp);
+	free(r->runs);
 }
 
 /* Make @n bytes of the data section available at buf + buf_pos. */
@@ -212,6 +214,82 @@ static int cmp_queued(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static bool queued_before(const struct queued_record *a, const struct queued_record *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* Merge the sorted runs a[0..na) and b[0..nb) into out. */
+static void merge_runs(const struct queued_record *a, size_t na, const struct queued_record *b,
+		       size_t nb, struct queued_record *out)
+{
+	while (na && nb) {
+		if (queued_before(b, a)) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memcpy(out, a, na * sizeof(*a));
+	memcpy(out + na, b, nb * sizeof(*b));
+}
+
+/*
+ * Sort the queue by (time, seq). It is made of a few long runs already in order: perf drains
+ * each CPU's ring buffer in time order, and what a flush leaves behind stays sorted. Merging
+ * neighbouring runs until one is left costs n log(runs) instead of a general sort's n log(n)
+ * (glibc's qsort also sorts records this large indirectly). Without memory for that, qsort.
+ */
+static void sort_queue(struct perf_reader *r)
+{
+	struct queued_record *v = r->queue, *tmp, *swap;
+	size_t n = r->nr_queued, nr_runs = 0, *runs;
+
+	tmp = perf_grow_array(r->sort_tmp, &r->sort_tmp_alloc, n, sizeof(*tmp));
+	if (tmp)
+		r->sort_tmp = tmp;
+	runs = perf_grow_array(r->runs, &r->runs_alloc, n + 1, sizeof(*runs));
+	if (runs)
+		r->runs = runs;
+	if (!tmp || !runs) {
+		qsort(r->queue, n, sizeof(*r->queue), cmp_queued);
+		return;
+	}
+	runs[nr_runs++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (queued_before(&v[i], &v[i - 1]))
+			runs[nr_runs++] = i;
+	runs[nr_runs] = n;
+	while (nr_runs > 1) {
+		size_t k, out = 0;
+
+		for (k = 0; k + 1 < nr_runs; k += 2) {
+			merge_runs(v + runs[k], runs[k + 1] - runs[k], v + runs[k + 1],
+				   runs[k + 2] - runs[k + 1], tmp + runs[k]);
+			runs[out++] = runs[k];
+		}
+		if (k < nr_runs) {
+			memcpy(tmp + runs[k], v + runs[k], (n - runs[k]) * sizeof(*v));
+			runs[out++] = runs[k];
+		}
+		runs[out] = n;
+		nr_runs = out;
+		swap = v;
+		v = tmp;
+		tmp = swap;
+	}
+	if (v != r->queue) {	/* the sorted records are in the merge buffer: swap the arrays */
+		size_t alloc = r->queue_alloc;
+
+		r->sort_tmp = r->queue;
+		r->queue_alloc = r->sort_tmp_alloc;
+		r->sort_tmp_alloc = alloc;
+		r->queue = v;
+	}
+}
+
 /* Release the queued records with time <= @limit (perf's do_flush). */
 static void flush(struct perf_reader *r, uint64_t limit)
 {
@@ -219,7 +297,7 @@ static void flush(struct perf_reader *r, uint64_t limit)
 
 	if (!r->nr_queued || !limit)
 		return;
-	qsort(r->queue, r->nr_queued, sizeof(*r->queue), cmp_queued);
+	sort_queue(r);
 	while (n < r->nr_queued && r->queue[n].time <= limit)
 		n++;
 	r->ready = n;
@@ -312,7 +390,7 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 	if (enqueue(r, rec))
 		return reader_fail(err, errlen, -ENOMEM, "out of memory");
 	if (r->arena_len > r->queue_limit) {
-		qsort(r->queue, r->nr_queued, sizeof(*r->queue), cmp_queued);
+		sort_queue(r);
 		flush(r, r->queue[0].time + (r->queue[r->nr_queued - 1].time -
 					     r->queue[0].time) / 2);
 	}

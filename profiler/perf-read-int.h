@@ -45,6 +45,10 @@ struct perf_reader {
 	size_t			arena_len, arena_alloc, arena2_alloc;
 	struct queued_record	*queue;
 	size_t			nr_queued, queue_alloc;
+	struct queued_record	*sort_tmp;		/* sort_queue()'s merge buffer */
+	size_t			sort_tmp_alloc;
+	size_t			*runs;			/* sort_queue()'s run boundaries */
+	size_t			runs_alloc;
 	size_t			ready, ready_pos;	/* [ready_pos, ready): next out */
 	uint64_t		seq, next_flush, max_time, last_flush;
 	size_t			queue_limit;	/* queued bytes that force a half flush */

@@ -14,8 +14,13 @@
 #include "profiler/perf-read-local.h"
 #include "profiler/pipeline-local.h"
 
-#define AGG_MAX_ENTRIES	(1u << 18)
-#define AGG_MAX_WORDS	(1u << 23)	/* 64 MiB of chains */
+/*
+ * A full flush empties the table when it reaches this size, tombstones included. Larger sizes
+ * only keep more tombstones between full flushes (the live entries of a busy system are far
+ * fewer): on the bench file 2^16 entries sum as many samples as 2^18 did, in 25 MB less memory.
+ */
+#define AGG_MAX_ENTRIES	(1u << 16)
+#define AGG_MAX_WORDS	(1u << 21)	/* 16 MiB of chains */
 #define NO_TASK		INT32_MIN
 
 static uint64_t mix(uint64_t h, uint64_t w)
@@ -108,12 +113,50 @@ static void heads_clear(struct agg_heads *h)
 	h->nr = 0;
 }
 
-/* ---- the table --------------------------------------------------------------------------- */
+/* ---- the index ---------------------------------------------------------------------------- */
 
-static uint64_t entry_hash(const void *tab, size_t i)
+/*
+ * An index slot holds the entry number + 1 and, in its upper half, the upper half of the entry's
+ * hash: a probe passes over other keys (and the tombstones of flushed tasks, which pile up
+ * between full flushes) without reading their entries, each a likely cache miss.
+ */
+static uint64_t index_slot(uint64_t hash, size_t entry)
 {
-	return ((const struct agg_table *)tab)->entries[i].hash;
+	return (hash & ~0xffffffffULL) | (uint64_t)(entry + 1);
 }
+
+static bool index_tag_matches(uint64_t slot, uint64_t hash)
+{
+	return (slot ^ hash) >> 32 == 0;
+}
+
+static size_t index_entry(uint64_t slot)
+{
+	return (size_t)(uint32_t)slot - 1;
+}
+
+/* Double the index (linear probing, at most half full) and put every entry back. */
+static int index_grow(struct agg_table *t)
+{
+	size_t n = t->alloc ? t->alloc * 2 : 1024;
+	uint64_t *ix = calloc(n, sizeof(*ix));
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t j;
+
+		for (j = t->entries[i].hash & (n - 1); ix[j]; j = (j + 1) & (n - 1))
+			;
+		ix[j] = index_slot(t->entries[i].hash, i);
+	}
+	free(t->index);
+	t->index = ix;
+	t->alloc = n;
+	return 0;
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
 
 static int new_entry(struct agg_table *t, const struct agg_key *k, uint64_t hash,
 		     uint64_t period, size_t slot)
@@ -139,7 +182,7 @@ static int new_entry(struct agg_table *t, const struct agg_key *k, uint64_t hash
 		.next_pid = *pid_head, .next_tid = *tid_head,
 	};
 	t->nr_words += k->nr;
-	t->index[slot] = (uint32_t)++t->nr;
+	t->index[slot] = index_slot(hash, t->nr++);
 	*pid_head = *tid_head = (uint32_t)t->nr;
 	return 0;
 }
@@ -149,11 +192,14 @@ int agg_add(struct agg_table *t, const struct agg_key *k, uint64_t period)
 	uint64_t h = key_hash(k);
 	size_t i;
 
-	if ((t->nr + 1) * 2 > t->alloc && index_grow(&t->index, &t->alloc, t->nr, entry_hash, t))
+	if ((t->nr + 1) * 2 > t->alloc && index_grow(t))
 		return -ENOMEM;
 	for (i = h & (t->alloc - 1); t->index[i]; i = (i + 1) & (t->alloc - 1)) {
-		struct agg_entry *e = &t->entries[t->index[i] - 1];
+		struct agg_entry *e;
 
+		if (!index_tag_matches(t->index[i], h))
+			continue;
+		e = &t->entries[index_entry(t->index[i])];
 		if (!e->dead && e->hash == h && same(t, e, k)) {
 			e->period += period;
 			e->samples++;

@@ -99,7 +99,7 @@ struct agg_heads {
 };
 
 struct agg_table {
-	uint32_t		*index;		/* 0 empty, else entry number + 1 */
+	uint64_t		*index;		/* 0 empty, else index_slot(): hash tag, entry */
 	size_t			alloc;
 	struct agg_entry	*entries;	/* nr entries, live and dead */
 	size_t			nr, entries_alloc;
@@ -130,46 +130,5 @@ int agg_flush(struct agg_table *t, agg_fn fn, void *arg);
  */
 int agg_flush_task(struct agg_table *t, int32_t pid, int32_t tid, agg_fn fn, void *arg);
 void agg_release(struct agg_table *t);
-
-/*
- * Distinct symbolized stacks, summed before they go to the call graph: many raw stacks (other
- * ips in the same functions) symbolize to the same frames, and adding to the call graph costs
- * more than this pointer hash. Frame strings are the sym_session's and task names the
- * comm_table's, both pooled, so they are compared by pointer.
- */
-struct symstack_entry {
-	uint64_t	hash, period, samples;
-	const char	*comm;
-	int32_t		pid, tid;
-	uint32_t	event, nr;
-	size_t		at;		/* first frame in stack_table.frames */
-};
-
-struct symstack_table {
-	uint32_t		*index;		/* 0 empty, else entry number + 1 */
-	size_t			alloc;
-	struct symstack_entry	*entries;
-	size_t			nr, entries_alloc;
-	struct cg_frame		*frames;
-	size_t			nr_frames, frames_alloc;
-};
-
-int symstack_add(struct symstack_table *t, uint32_t event, const struct cg_task *task,
-	      const struct cg_frame *f, size_t n, uint64_t period, uint64_t samples);
-bool symstack_full(const struct symstack_table *t);
-typedef int (*symstack_fn)(uint32_t event, const struct cg_task *task, const struct cg_frame *f,
-			size_t n, uint64_t period, uint64_t samples, void *arg);
-/* Call fn for every stack, then empty the table. Stops at a non-zero return. */
-int symstack_flush(struct symstack_table *t, symstack_fn fn, void *arg);
-void symstack_release(struct symstack_table *t);
-
-/* ---- helpers shared by the tables above (pipeline-hash.c) -------------------------------- */
-
-/*
- * Make a hash index (0 empty, else entry number + 1, linear probing) of twice its old size and
- * put entries 0..nr-1 back in by hash_of(i). 0 or -ENOMEM.
- */
-int index_grow(uint32_t **index, size_t *alloc, size_t nr,
-	       uint64_t (*hash_of)(const void *tab, size_t i), const void *tab);
 
 #endif

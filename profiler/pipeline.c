@@ -34,7 +34,6 @@ struct loader {
 	struct comm_table		comms;
 	struct agg_table		agg;		/* raw samples not yet symbolized */
 	struct frame_cache		frames_seen;
-	struct symstack_table		stacks;		/* symbolized, not in graphs */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	struct cg_frame			frames[MAX_STACK + 1];
 };
@@ -55,7 +54,7 @@ static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int cpumode,
 		    struct cg_frame *f)
 {
-	struct sym_result res = { NULL, "[unknown]", 0 };
+	struct sym_result res = { .dso = "[unknown]" };
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	struct frame_cache_entry *c;
 
@@ -78,12 +77,11 @@ static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int c
 			.addr = addr, .pid = pid, .gen = kernel ? l->kgen : l->gen, .kgen = l->kgen,
 			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
 			/*
-			 * perf keeps same-named symbols of a module apart by their start. The
-			 * kernel's starts are the same in every process; a library's are not
-			 * (each process maps it elsewhere) and symbolize gives no module-relative
-			 * one, so user symbols are told apart by name only.
+			 * perf keeps same-named symbols of a module apart by their start. A
+			 * library's runtime start differs between the processes mapping it, so
+			 * the frame carries symbolize's per-module identity instead.
 			 */
-			.sym_start = res.sym && kernel ? res.sym_start : 0,
+			.sym_start = res.sym ? res.sym_id : 0,
 		};
 	}
 	f->sym = c->sym;
@@ -132,15 +130,12 @@ static size_t sample_frames(struct loader *l, const struct agg_entry *e, const u
 	return n + 1;
 }
 
-static int to_callgraph(uint32_t event, const struct cg_task *task, const struct cg_frame *f,
-			size_t n, uint64_t period, uint64_t samples, void *arg)
-{
-	struct loader *l = arg;
-
-	return callgraph_add(l->cgs[event], task, f, n, period, samples);
-}
-
-/* Symbolize one distinct raw stack and gather it (with all its samples) for its graph. */
+/*
+ * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
+ * straight in: with stable strings the graph maps a frame with one probe, and a table of
+ * symbolized stacks in between (summing raw stacks that symbolize alike) saved fewer
+ * instructions than its copy of every stack cost in memory and page faults.
+ */
 static int add_stack(const struct agg_entry *e, const uint64_t *chain, void *arg)
 {
 	struct loader *l = arg;
@@ -153,10 +148,9 @@ static int add_stack(const struct agg_entry *e, const uint64_t *chain, void *arg
 	task.comm = comm_table_name(&l->comms, e->tid);
 	task.pid = l->o->keep_pid || l->o->keep_tid ? e->pid : -1;
 	task.tid = l->o->keep_tid ? e->tid : -1;
-	if (!task.comm || symstack_add(&l->stacks, e->event, &task, l->frames, n, e->period,
-				    e->samples))
+	if (!task.comm)
 		return -ENOMEM;
-	return symstack_full(&l->stacks) ? symstack_flush(&l->stacks, to_callgraph, l) : 0;
+	return callgraph_add(l->cgs[e->event], &task, l->frames, n, e->period, e->samples);
 }
 
 /*
@@ -215,6 +209,12 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		l->cgs[ev->idx] = callgraph_new();
 		if (!l->cgs[ev->idx])
 			return fail(err, errlen, -ENOMEM, "out of memory");
+		/*
+		 * Frame names are the sym_session's and comms the comm_table's: pooled and
+		 * unchanged until the loader is released, after the last add. The graph can then
+		 * map each distinct frame once instead of hashing its text for every stack.
+		 */
+		callgraph_stable_strings(l->cgs[ev->idx], true);
 	}
 	if (s.callchain_nr > UINT32_MAX)
 		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
@@ -426,7 +426,6 @@ static void loader_release(struct loader *l)
 	comm_table_release(&l->comms);
 	agg_release(&l->agg);
 	frame_cache_release(&l->frames_seen);
-	symstack_release(&l->stacks);
 	sym_session_free(l->sym);
 	perf_reader_close(l->r);
 }
@@ -448,8 +447,6 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 		ret = process(&l, &rec, err, errlen);
 	if (!ret)
 		ret = flush_samples(&l, -1, -1, err, errlen);
-	if (!ret && (ret = symstack_flush(&l.stacks, to_callgraph, &l)))
-		fail(err, errlen, ret, "%s", strerror(-ret));
 	if (!ret)
 		ret = collect_events(&l, err, errlen);
 	loader_release(&l);

@@ -6,8 +6,7 @@
  * dso__load_sym (functions, objects and visible text/data labels in allocated sections) and
  * finished like perf's dso (symtab.c), in the file's own address space.
  *
- * C++ (and other) names are demangled with libiberty's cplus_demangle and no options, as perf
- * 6.1 does by default: no parameters, so "ns::fn" rather than "ns::fn(int)".
+ * C++ (and other) names are demangled as perf 6.1 does (demangle.c), when first handed out.
  *
  * A file is reported at address 0 in a Dwfl of its own, read, and closed again (names copied), so
  * every process mapping it shares one table and no file descriptor stays open per file:
@@ -19,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <libiberty/demangle.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +88,6 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 		Elf *elf = NULL;
 		Dwarf_Addr bias;
 		const char *name;
-		char *demangled;
 
 		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
 
@@ -98,14 +95,16 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 			note_marker(e, name, addr);
 		if (!perf_keeps(&sym, name, shndx, elf))
 			continue;
-		/* copied: the file is closed once the table is built */
-		demangled = cplus_demangle(name, DMGL_NO_OPTS);
-		name = sym_strpool_intern(&e->names, demangled ? demangled : name);
-		free(demangled);
+		/*
+		 * Copied (the file is closed once the table is built) but neither interned nor
+		 * demangled: that is done for the few symbols a profile hits (sym_entry_name).
+		 */
+		name = sym_strpool_copy(&e->names, name);
 		if (!name)
 			return -ENOMEM;
 		if (symtab_add(&e->tab, addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL))
 			return -ENOMEM;
+		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(name);
 	}
 	symtab_finish(&e->tab, false);
 	return 0;
@@ -174,10 +173,10 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
 		if (!sname)
 			break;
-		demangled = cplus_demangle(sname, DMGL_NO_OPTS);
+		demangled = sym_demangle(sname);
 		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
 		free(demangled);
-		sname = sym_strpool_intern(&e->names, name);
+		sname = sym_strpool_copy(&e->names, name);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))
 			return -ENOMEM;

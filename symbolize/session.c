@@ -38,8 +38,12 @@ struct sym_session {
 
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
 {
-	if (!e->interned)
-		e->interned = sym_strpool_intern(pool, e->name);
+	char *owned;
+
+	if (!e->interned) {
+		e->interned = sym_strpool_intern(pool, sym_entry_demangled(e, &owned));
+		free(owned);
+	}
 	return e->interned;
 }
 
@@ -221,6 +225,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	e->dso = f->path;
 	e->sym = NULL;
 	e->sym_off = 0;
+	e->sym_id = 0;
 	if (f->state == FILE_UNLOADED)
 		file_load(s, f);
 	if (f->state != FILE_LOADED)
@@ -234,6 +239,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 		if (sym) {
 			e->sym = sym_entry_name(sym, &s->pool);
 			e->sym_off = vaddr - sym->start;
+			e->sym_id = sym->start;
 		}
 		return;
 	}
@@ -241,6 +247,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	if (name) {
 		e->sym = sym_strpool_intern(&s->pool, name);
 		e->sym_off = vaddr - start;
+		e->sym_id = start;
 	}
 }
 
@@ -257,6 +264,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->sym = NULL;
 	out->dso = s->unknown;
 	out->sym_start = 0;
+	out->sym_id = 0;
 	if (kernel) {
 		e = cache_get(&s->cache, (const void *)(s->kernel_gen * 2 + 1), addr, &fresh);
 		if (e && fresh)
@@ -282,6 +290,8 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->dso = e->dso ? e->dso : s->unknown;
 	out->sym = e->sym;
 	out->sym_start = e->sym ? addr - e->sym_off : 0;
+	/* a file's symbols are identified in the file; the kernel has one address space */
+	out->sym_id = !e->sym ? 0 : kernel ? out->sym_start : e->sym_id;
 	return e->rc;
 }
 

@@ -78,6 +78,18 @@ const char *sym_strpool_intern(struct sym_strpool *p, const char *s)
 	return copy;
 }
 
+const char *sym_strpool_copy(struct sym_strpool *p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *copy = pool_alloc(p, len);
+
+	if (!copy) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return memcpy(copy, s, len);
+}
+
 void sym_strpool_release(struct sym_strpool *p)
 {
 	while (p->chunks) {

@@ -3,6 +3,7 @@
  * symbolize-local.h - the pieces behind symbolize.h, private to symbolize/.
  *
  *   strpool.c   interned strings: one pointer per distinct name, freed with the session
+ *   demangle.c  C++/Rust/D names demangled like perf 6.1, on first use
  *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
  *   kallsyms.c  a kallsyms text into a symtab (one buffer, no allocation per line)
  *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
@@ -51,7 +52,16 @@ struct sym_strpool {
 };
 /* The pool's copy of @s (equal strings give equal pointers), or NULL with errno ENOMEM. */
 const char *sym_strpool_intern(struct sym_strpool *p, const char *s);
+/* A copy of @s in the pool's memory, not interned (no hashing): for names that only need to
+ * outlive their source. NULL with errno ENOMEM. */
+const char *sym_strpool_copy(struct sym_strpool *p, const char *s);
 void sym_strpool_release(struct sym_strpool *p);
+
+/* ---- demangle.c ------------------------------------------------------------------------------ */
+/* False when cplus_demangle() would certainly leave @name as it is (not mangled). */
+bool sym_maybe_mangled(const char *name);
+/* cplus_demangle(@name, DMGL_NO_OPTS) as perf 6.1 does: malloc'd, NULL when not mangled. */
+char *sym_demangle(const char *name);
 
 /* ---- symtab.c -------------------------------------------------------------------------------- */
 struct sym_entry {
@@ -62,6 +72,11 @@ struct sym_entry {
 	uint32_t	order;		/* input order: equal starts keep it, like perf's rbtree */
 	uint8_t		binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 	bool		sized;		/* the end was given, not fixed up */
+	/*
+	 * @name is as the file has it and may be mangled: the name perf shows is
+	 * sym_demangle(name) when that is not NULL (see sym_entry_name, sym_entry_demangled).
+	 */
+	bool		mangled;
 };
 struct symtab {
 	struct sym_entry	*v;
@@ -86,6 +101,8 @@ struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 /* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
 struct sym_entry *symtab_find_name(const struct symtab *t, const char *name);
 void symtab_release(struct symtab *t);
+/* The name as perf shows it: @e's demangled name (malloc'd into *@owned, free it) or its name. */
+const char *sym_entry_demangled(const struct sym_entry *e, char **owned);
 /* True for the __pfx_/__cfi_ padding symbols in front of kernel functions (skipped). */
 bool sym_is_padding(const char *name);
 
@@ -140,6 +157,7 @@ struct cache_entry {
 	uint64_t	addr;		/* key: file offset (user) or address (kernel) */
 	const char	*sym, *dso;
 	uint64_t	sym_off;	/* addr - symbol start */
+	uint64_t	sym_id;		/* sym_result.sym_id for files (kernel: from sym_off) */
 	int		rc;
 };
 struct sym_cache {

@@ -45,6 +45,14 @@ struct sym_result {
 	const char	*dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/…/libc.so.6",
 					 * or "[unknown]" when no mapping covers the address */
 	uint64_t	sym_start;	/* start address of the symbol (0 when unresolved) */
+	/*
+	 * The symbol's identity within its dso (0 when unresolved): its start in the module's
+	 * own address space. For a user file that is the address in the ELF file (link time),
+	 * the same in every process however the file is mapped; for the kernel, modules and
+	 * JIT maps (one address space) it is sym_start. (dso, sym_id) tells apart same-named
+	 * symbols of one module (C++ overloads, static functions) as perf's (dso, start) does.
+	 */
+	uint64_t	sym_id;
 };
 
 /*

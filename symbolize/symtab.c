@@ -44,6 +44,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	e->order = (uint32_t)t->nr;
 	e->binding = binding;
 	e->sized = len != 0;
+	e->mangled = false;
 	t->nr++;
 	return 0;
 }
@@ -66,11 +67,57 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+const char *sym_entry_demangled(const struct sym_entry *e, char **owned)
+{
+	*owned = e->mangled ? sym_demangle(e->name) : NULL;
+	return *owned ? *owned : e->name;
+}
+
+/*
+ * A symbol's name for choose_best_symbol(), demangled (as perf has it) at most once: the current
+ * best of a run of same-start symbols (identical code folded by the linker, hundreds in a C++
+ * binary) is compared with every other one.
+ */
+struct cmp_name {
+	const char	*text;		/* NULL until needed */
+	char		*owned;		/* the demangled text, when it differs */
+};
+
+static const char *cmp_name_text(struct cmp_name *n, const struct sym_entry *e)
+{
+	if (!n->text)
+		n->text = sym_entry_demangled(e, &n->owned);
+	return n->text;
+}
+
+static void cmp_name_release(struct cmp_name *n)
+{
+	free(n->owned);
+	*n = (struct cmp_name){ NULL, NULL };
+}
+
+/* The end of choose_best_symbol(), on the names. */
+static bool prefer_first_name(const struct sym_entry *a, const struct sym_entry *b,
+			      struct cmp_name *a_name, struct cmp_name *b_name)
+{
+	const char *an = cmp_name_text(a_name, a), *bn = cmp_name_text(b_name, b);
+	size_t na = leading_underscores(an), nb = leading_underscores(bn);
+
+	if (na != nb)
+		return na < nb;
+	na = strlen(an);
+	nb = strlen(bn);
+	if (na != nb)
+		return na > nb;
+	/* arch__choose_best_symbol: avoid the "SyS" syscall aliases */
+	return strncmp(an, "SyS", 3) && strncmp(an, "compat_SyS", 10);
+}
+
 /* perf's choose_best_symbol(): true when @a is kept over @b (same start). */
-static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
+static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b,
+			 struct cmp_name *a_name, struct cmp_name *b_name)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	size_t na, nb;
 
 	if (lb == 0 && la > 0)
 		return true;
@@ -80,16 +127,7 @@ static bool prefer_first(const struct sym_entry *a, const struct sym_entry *b)
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
-	na = leading_underscores(a->name);
-	nb = leading_underscores(b->name);
-	if (na != nb)
-		return na < nb;
-	na = strlen(a->name);
-	nb = strlen(b->name);
-	if (na != nb)
-		return na > nb;
-	/* arch__choose_best_symbol: avoid the "SyS" syscall aliases */
-	return strncmp(a->name, "SyS", 3) && strncmp(a->name, "compat_SyS", 10);
+	return prefer_first_name(a, b, a_name, b_name);
 }
 
 /*
@@ -116,27 +154,86 @@ static void fixup_end(struct symtab *t, bool kallsyms)
 /* symbols__fixup_duplicate: one symbol per start address. */
 static void drop_duplicates(struct symtab *t)
 {
+	struct cmp_name best = { NULL, NULL }, other;
 	size_t out = 0;
 
 	if (!t->nr)
 		return;
 	for (size_t i = 1; i < t->nr; i++) {
-		if (t->v[i].start != t->v[out].start)
+		if (t->v[i].start != t->v[out].start) {
+			cmp_name_release(&best);
 			t->v[++out] = t->v[i];
-		else if (!prefer_first(&t->v[out], &t->v[i]))
+			continue;
+		}
+		other = (struct cmp_name){ NULL, NULL };
+		if (prefer_first(&t->v[out], &t->v[i], &best, &other)) {
+			cmp_name_release(&other);
+		} else {
+			cmp_name_release(&best);
+			best = other;
 			t->v[out] = t->v[i];
+		}
 	}
+	cmp_name_release(&best);
 	t->nr = out + 1;
 }
 
+/*
+ * Merge a[0..na) and b[0..nb) (each sorted by start) into out, a first on equal starts. out may
+ * be where b is, na elements before it: the writes never overtake the reads.
+ */
+static void merge_entries(const struct sym_entry *a, size_t na, const struct sym_entry *b,
+			  size_t nb, struct sym_entry *out)
+{
+	while (na && nb) {
+		if (b->start < a->start) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memmove(out, a, na * sizeof(*a));
+	memmove(out + na, b, nb * sizeof(*b));
+}
+
+/* Stable merge sort of v[0..n) with room for n / 2 entries in tmp. */
+static void sort_entries(struct sym_entry *v, size_t n, struct sym_entry *tmp)
+{
+	size_t half = n / 2;
+
+	if (n < 2)
+		return;
+	sort_entries(v, half, tmp);
+	sort_entries(v + half, n - half, tmp);
+	if (v[half - 1].start <= v[half].start)	/* the halves are in order already */
+		return;
+	memcpy(tmp, v, half * sizeof(*v));
+	merge_entries(tmp, half, v + half, n - half, v);
+}
+
+/*
+ * Sorted by start, equal starts in input order (perf's rbtree insertion order). Symbol tables
+ * come in long ascending stretches (by section, by object file), which the merge sort passes
+ * over without merging; glibc's qsort would sort these large elements indirectly, at several
+ * times the cost on a C++ program's table. Without memory for the merge, qsort.
+ */
 void symtab_sort(struct symtab *t)
 {
+	struct sym_entry *tmp;
 	bool sorted = true;
 
 	for (size_t i = 1; i < t->nr && sorted; i++)
 		sorted = t->v[i - 1].start <= t->v[i].start;
-	if (!sorted)
+	if (sorted)
+		return;
+	tmp = malloc(t->nr / 2 * sizeof(*tmp));
+	if (tmp)
+		sort_entries(t->v, t->nr, tmp);
+	else
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
+	free(tmp);
 }
 
 void symtab_finish(struct symtab *t, bool kallsyms)

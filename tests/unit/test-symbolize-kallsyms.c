@@ -88,6 +88,7 @@ static void test_types_and_ends(struct sym_session *s)
 
 	is_int(sym_session_resolve(s, -1, 0xffffffff81000210, true, &r), 0, "rc 0 when named");
 	is_u64(r.sym_start, 0xffffffff81000200, "sym_start is the symbol's address");
+	is_u64(r.sym_id, r.sym_start, "... and its sym_id (the kernel has one address space)");
 	is_str(r.dso, "[kernel.kallsyms]", "kernel dso");
 }
 

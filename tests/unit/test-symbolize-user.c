@@ -76,6 +76,59 @@ static void test_own_functions(struct sym_session *s, pid_t pid)
 	is_str(r.sym, "symfix_user_local", "own static function");
 }
 
+/* The /proc/self/maps line covering @addr: its start, pgoff and path. 0 or -1. */
+static int self_map_of(uint64_t addr, uint64_t *start, uint64_t *pgoff, char *path, size_t len)
+{
+	char line[4096];
+	FILE *fp = fopen("/proc/self/maps", "re");
+	int ret = -1;
+
+	while (fp && ret && fgets(line, sizeof(line), fp)) {
+		uint64_t end;
+		int off = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", start, &end,
+			   pgoff, &off) != 3 || addr < *start || addr >= end)
+			continue;
+		snprintf(path, len, "%s", line + off);
+		path[strcspn(path, "\n")] = '\0';
+		ret = 0;
+	}
+	if (fp)
+		fclose(fp);
+	return ret;
+}
+
+/*
+ * sym_id identifies a symbol within its file: the same in a process that maps the file
+ * elsewhere (a library under ASLR), different for another symbol of the file.
+ */
+static void test_sym_id(struct sym_session *s, pid_t pid)
+{
+	uint64_t target = (uint64_t)(uintptr_t)symfix_user_target;
+	uint64_t local = (uint64_t)(uintptr_t)symfix_user_local;
+	uint64_t start, pgoff, moved = 0x100000000000ULL;	/* the other process's mapping */
+	pid_t other = OTHER_PID + 2;
+	struct sym_result a, b, c;
+	char path[4096];
+
+	if (self_map_of(target, &start, &pgoff, path, sizeof(path))) {
+		skip(6, "no /proc/self/maps line for the test's own code");
+		return;
+	}
+	sym_session_resolve(s, pid, target + 1, false, &a);
+	sym_session_resolve(s, pid, local, false, &c);
+	ok(a.sym_id, "a function has a sym_id (%#" PRIx64 ")", a.sym_id);
+	ok(c.sym_id != a.sym_id, "... another function of the file has another");
+	pgoff += (target & ~4095ULL) - start;	/* the page of the function, elsewhere */
+	is_int(sym_session_add_map(s, other, (target & ~4095ULL) + moved, 8192, pgoff, path), 0,
+	       "another process maps the file elsewhere");
+	is_int(sym_session_resolve(s, other, target + moved + 1, false, &b), 0,
+	       "... the function resolves there");
+	is_u64(b.sym_start, target + moved, "... sym_start is where that process has it");
+	is_u64(b.sym_id, a.sym_id, "... sym_id is the same in both processes");
+}
+
 static void test_libc(struct sym_session *s, pid_t pid)
 {
 	uint64_t fn = (uint64_t)(uintptr_t)&getppid;
@@ -132,7 +185,7 @@ static void test_jit_map(struct sym_session *s)
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)jit_pid);
 	fp = fopen(path, "w");
 	if (!fp) {
-		skip(7, "cannot write %s", path);
+		skip(8, "cannot write %s", path);
 		return;
 	}
 	fprintf(fp, "7f0000001000 100 jit_alpha\n7f0000001100 80 LazyCompile:*beta app.js:3\n"
@@ -144,6 +197,7 @@ static void test_jit_map(struct sym_session *s)
 	is_str(r.sym, "jit_alpha", "... named from /tmp/perf-PID.map");
 	is_str(r.dso, path, "... dso is the map file");
 	is_u64(r.sym_start, 0x7f0000001000, "... start as written");
+	is_u64(r.sym_id, r.sym_start, "... which is its sym_id (one address space)");
 	sym_session_resolve(s, jit_pid, 0x7f0000001110, false, &r);
 	is_str(r.sym, "LazyCompile:*beta app.js:3", "names keep their spaces");
 	sym_session_resolve(s, jit_pid, 0x7f0000002001, false, &r);
@@ -209,6 +263,7 @@ int main(void)
 	ok(add_self_maps(s, pid, &stack_addr) > 0, "mappings of /proc/self/maps added");
 	fds = open_fds();
 	test_own_functions(s, pid);
+	test_sym_id(s, pid);
 	test_libc(s, pid);
 	is_int(open_fds(), fds, "files read for their symbols are closed again");
 	test_special(s, pid, stack_addr);
