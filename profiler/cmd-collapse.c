@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profiler/atomic-file-local.h"
 #include "profiler/cmd-local.h"
 #include "profiler/log-local.h"
 #include "profiler/profile-local.h"
@@ -220,43 +221,35 @@ static unsigned int perf_data_flags(unsigned int script_flags)
 	return f;
 }
 
-/* Write @cg to the output: stdout, or a temporary file renamed over -o when complete. */
+struct folded_out {
+	const struct callgraph	*cg;
+	unsigned int		flags;
+};
+
+static int write_folded(FILE *fp, void *arg)
+{
+	const struct folded_out *o = arg;
+
+	/* Folded output runs to tens of megabytes: write it in large blocks, not 4 KiB ones. */
+	setvbuf(fp, NULL, _IOFBF, 1 << 20);
+	return o->cg ? folded_write(fp, o->cg, o->flags) : 0;
+}
+
+/* Write @cg to the output: stdout, or -o FILE (which appears only once complete). */
 static int write_output(const struct collapse_args *a, const struct callgraph *cg,
 			unsigned int flags)
 {
-	char *tmp = NULL;
-	FILE *fp = stdout;
-	int ret, fd;
+	struct folded_out o = { .cg = cg, .flags = flags };
+	int ret;
 
 	if (a->count_samples)
-		flags |= FOLDED_SAMPLES;
+		o.flags |= FOLDED_SAMPLES;
 	if (a->output) {
-		if (asprintf(&tmp, "%s.tmp.XXXXXX", a->output) < 0)
-			return pr_err("collapse: out of memory"), -ENOMEM;
-		fd = mkstemp(tmp);
-		fp = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!fp) {
+		ret = write_file_atomic(a->output, write_folded, &o);
+	} else {
+		ret = write_folded(stdout, &o);
+		if (!ret && fflush(stdout))
 			ret = -errno;
-			pr_err("%s: cannot create: %s", a->output, strerror(-ret));
-			if (fd >= 0)
-				close(fd), unlink(tmp);
-			free(tmp);
-			return ret;
-		}
-	}
-	/* Folded output runs to tens of megabytes: write it in large blocks, not 4 KiB ones. */
-	setvbuf(fp, NULL, _IOFBF, 1 << 20);
-	ret = cg ? folded_write(fp, cg, flags) : 0;
-	if (!ret && fflush(fp))
-		ret = -errno;
-	if (a->output) {
-		if (fclose(fp) && !ret)
-			ret = -errno;
-		if (!ret && rename(tmp, a->output))
-			ret = -errno;
-		if (ret)
-			unlink(tmp);
-		free(tmp);
 	}
 	if (ret)
 		pr_err("%s: cannot write: %s", a->output ? a->output : "<stdout>", strerror(-ret));

@@ -14,6 +14,7 @@
 
 #include "output/output.h"
 #include "profiler/cmd-compare-local.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/cmd-local.h"
 #include "profiler/log-local.h"
 
@@ -41,35 +42,32 @@ static double *values_of(const struct matrix *m, const char *key)
 	return v;
 }
 
-/* Write through a temporary file renamed into place, so a failed run leaves no half picture. */
+struct plot_svg {
+	const char	*key, *good_label, *bad_label;
+	const double	*good, *bad;
+	size_t		ngood, nbad;
+};
+
+static int write_plot_svg(FILE *fp, void *arg)
+{
+	const struct plot_svg *p = arg;
+
+	return plot_write_svg(fp, p->key, p->good, p->ngood, p->good_label, p->bad, p->nbad,
+			      p->bad_label);
+}
+
+/* Written whole or not at all, so a failed run leaves no half picture. */
 static int write_svg(const char *path, const char *key, const double *good, size_t ngood,
 		     const char *good_label, const double *bad, size_t nbad, const char *bad_label)
 {
-	char *tmp;
-	FILE *fp;
-	int fd, ret;
+	struct plot_svg p = {
+		.key = key, .good = good, .ngood = ngood, .good_label = good_label,
+		.bad = bad, .nbad = nbad, .bad_label = bad_label,
+	};
+	int ret = write_file_atomic(path, write_plot_svg, &p);
 
-	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
+	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
-		free(tmp);
-		return ret;
-	}
-	ret = plot_write_svg(fp, key, good, ngood, good_label, bad, nbad, bad_label);
-	if (fclose(fp) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		pr_err("%s: %s", path, strerror(-ret));
-	}
-	free(tmp);
 	return ret;
 }
 

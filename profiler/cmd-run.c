@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/cmd-local.h"
 #include "profiler/log-local.h"
 #include "profiler/monitor-local.h"
@@ -308,7 +309,7 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = run_write_stats(path, &all);
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	if (!ret)
-		ret = run_write_atomic(path, write_meta, c);
+		ret = write_file_atomic(path, write_meta, c);
 	wl_metrics_release(&part);
 	wl_metrics_release(&all);
 	return ret;
@@ -575,10 +576,6 @@ int cmd_run(int argc, char **argv)
 	if (workload_needs_root(c.w) && geteuid()) {
 		pr_err("%s: needs root (hugetlb reservation or loop mount)", workload_name(c.w));
 		return KPROF_EXIT_ERROR;
-	}
-	if (c.profile && !run_profile_available()) {
-		pr_warn("profiling is not available in this build: running with --no-profile");
-		c.profile = false;
 	}
 	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
 	if (!c.main_values || setup(&c)) {

@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "profiler/atomic-file-local.h"
 #include "profiler/flamegraph-local.h"
 #include "profiler/log-local.h"
 
@@ -22,52 +21,31 @@ static int svg_failed(int ret, const char *path, char *err, size_t errlen)
 	return ret;
 }
 
-static mode_t umask_of_process(void)
-{
-	mode_t m = umask(022);
+struct svg_out {
+	const struct flame_tree		*tree;
+	const struct flame_svg_opts	*o;
+};
 
-	umask(m);
-	return m;
+static int write_svg(FILE *fp, void *arg)
+{
+	const struct svg_out *so = arg;
+
+	return flame_svg_write(fp, so->tree, so->o, NULL);
 }
 
 int flamegraph_write_file(const char *path, const struct flame_tree *tree,
 			  const struct flame_svg_opts *o, char *err, size_t errlen)
 {
-	char *tmp;
-	FILE *fp;
-	int fd, ret;
+	struct svg_out so = { .tree = tree, .o = o };
+	int ret;
 
 	if (!path || !strcmp(path, "-")) {
-		ret = flame_svg_write(stdout, tree, o, NULL);
+		ret = write_svg(stdout, &so);
 		if (!ret && fflush(stdout))
 			ret = -errno;
 		return ret ? svg_failed(ret, "standard output", err, errlen) : 0;
 	}
-	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
-		return svg_failed(-ENOMEM, path, err, errlen);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	/* mkstemp() makes the file 0600; an SVG is meant to be shared like any output file */
-	fchmod(fd, 0644 & ~umask_of_process());
-	ret = flame_svg_write(fp, tree, o, NULL);
-	if (fclose(fp) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	free(tmp);
+	ret = write_file_atomic(path, write_svg, &so);
 	return ret ? svg_failed(ret, path, err, errlen) : 0;
 }
 

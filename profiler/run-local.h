@@ -21,7 +21,6 @@ int run_next_number(const char *base);
 int run_remove_tree(const char *path);
 
 /* Write @path via "<path>.tmp" + rename; @fn writes the content. 0 / -errno. */
-int run_write_atomic(const char *path, int (*fn)(FILE *fp, void *arg), void *arg);
 /* A flat JSON object {"key": number} (stats.json), keys in the list's order. */
 int run_write_stats(const char *path, const struct wl_metrics *m);
 /*

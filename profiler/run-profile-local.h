@@ -13,8 +13,6 @@
 
 struct run_profile;
 
-/* False when this build cannot profile (then `kprof run` behaves as --no-profile). */
-bool run_profile_available(void);
 /* Start sampling all CPUs with call chains into @perf_data; @event NULL = default. 0/-errno. */
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event);
 /* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */

@@ -15,6 +15,7 @@
 
 #include "output/output.h"
 #include "profiler/flamegraph-local.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/log-local.h"
 #include "profiler/profile-local.h"
 #include "profiler/record-local.h"
@@ -35,11 +36,6 @@ struct run_profile {
 
 static char *event_used;			/* of the latest profile, for meta.json */
 static struct kv_list latest_keys;		/* of the latest profile, for the summary */
-
-bool run_profile_available(void)
-{
-	return true;
-}
 
 const char *run_profile_event_used(void)
 {
@@ -132,9 +128,9 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	free(cgs);
 	snprintf(path, sizeof(path), "%s/profile.folded", dir);
 	if (!ret)
-		ret = run_write_atomic(path, write_folded, p);
+		ret = write_file_atomic(path, write_folded, p);
 	if (!ret)
-		ret = run_write_atomic(keys_path, write_keys, &keys);
+		ret = write_file_atomic(keys_path, write_keys, &keys);
 	if (ret)
 		pr_err("%s: %s", path, strerror(-ret));
 	/* flamegraph.svg beside it; failing costs only the picture */

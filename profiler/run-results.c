@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "profiler/atomic-file-local.h"
 #include "profiler/run-local.h"
 
 int run_mkdirs(const char *path)
@@ -72,31 +73,6 @@ int run_remove_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int run_write_atomic(const char *path, int (*fn)(FILE *fp, void *arg), void *arg)
-{
-	char tmp[4096];
-	FILE *fp;
-	int ret;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fp = fopen(tmp, "we");
-	if (!fp)
-		return -errno;
-	ret = fn(fp, arg);
-	if (fflush(fp) && !ret)
-		ret = -errno;
-	if (ferror(fp) && !ret)
-		ret = -EIO;
-	if (fclose(fp) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
 static int write_stats(FILE *fp, void *arg)
 {
 	const struct wl_metrics *m = arg;
@@ -113,7 +89,7 @@ static int write_stats(FILE *fp, void *arg)
 
 int run_write_stats(const char *path, const struct wl_metrics *m)
 {
-	return run_write_atomic(path, write_stats, (void *)m);
+	return write_file_atomic(path, write_stats, (void *)m);
 }
 
 static int write_matrix(FILE *fp, void *arg)
@@ -134,7 +110,7 @@ int run_update_matrix(const char *base, const char *stats_json, char *err, size_
 	if (!ret)
 		ret = matrix_add_stats_json_err(&m, stats_json, err, errlen);
 	if (!ret) {
-		ret = run_write_atomic(path, write_matrix, &m);
+		ret = write_file_atomic(path, write_matrix, &m);
 		if (ret)
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	}

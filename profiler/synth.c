@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "profiler/atomic-file-local.h"
 #include "profiler/event-local.h"
 #include "profiler/perf-write-local.h"
 
@@ -240,32 +241,29 @@ int synth_all_tasks(struct perf_writer *w, size_t id_hdr)
 	return 0;
 }
 
+static int copy_kallsyms(FILE *out, void *arg)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen("/proc/kallsyms", "re");
+	int ret = 0;
+
+	if (!in)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			ret = -errno;
+			break;
+		}
+	if (!ret && ferror(in))
+		ret = -EIO;
+	fclose(in);
+	return ret;
+}
+
 int synth_kallsyms_snapshot(const char *dst)
 {
-	char buf[65536], *tmp;
-	int in, out, ret = 0;
-	ssize_t n;
-
-	if (asprintf(&tmp, "%s.tmp", dst) < 0)
-		return -ENOMEM;
-	in = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-	out = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0)
-		ret = -errno;
-	while (!ret && (n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 || write(out, buf, n) != n)
-			ret = errno ? -errno : -EIO;
-	}
-	if (out >= 0 && close(out) && !ret)
-		ret = -errno;
-	if (in >= 0)
-		close(in);
-	if (!ret && rename(tmp, dst))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+	return write_file_atomic(dst, copy_kallsyms, NULL);
 }
 
 /* ---- TRACING_DATA (tools/perf/util/trace-event-info.c, version 0.6) ------------------------ */

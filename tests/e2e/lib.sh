@@ -39,6 +39,11 @@ prereq_HWCOUNTERS() {
 		! perf stat -x, -e cycles true 2>&1 | grep -q 'not supported'
 }
 prereq_TRACEFS() { [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; }
+# Tracepoints can be used: tracefs is mounted, or the kernel has it and we may mount it (kprof
+# mounts it when it runs as root, as perf does).
+prereq_TRACEPOINTS() {
+	prereq_TRACEFS || { grep -qw tracefs /proc/filesystems && prereq_ROOT; }
+}
 prereq_KALLSYMS() { awk '$1 != "0000000000000000" { found = 1; exit } END { exit !found }' /proc/kallsyms; }
 prereq_XMLLINT() { command -v xmllint >/dev/null 2>&1; }
 prereq_SHARED() { [ -d "$KPROF_SHARED/testdata" ]; }

@@ -5,8 +5,13 @@
 
 W=$FIXTURES/record-work
 
-"$KPROF" record -e sched:sched_switch -e exceptions:page_fault_user -o t.data -- \
-	"$W" sleeps 30 >/dev/null 2>&1 || test_skip_all "cannot record tracepoints here"
+test_have_prereq TRACEPOINTS ||
+	test_skip_all "no tracefs: the kernel lacks it, or it is not mounted and we are not root"
+
+test_expect_success 'record two tracepoints' '
+	"$KPROF" record -e sched:sched_switch -e exceptions:page_fault_user -o t.data -- \
+		"$W" sleeps 30
+'
 
 test_expect_success PERF 'counts per tracepoint equal perf script'"'"'s' '
 	"$KPROF" trace -i t.data >out &&

@@ -10,13 +10,7 @@ E2E=$KPROF_SRC/tests/e2e
 W=$FIXTURES/record-work
 LKP_OPTS="--children --header -U -g folded,0.5,callee --sort=dso,symbol"
 
-"$KPROF" help | grep -q "^  report " || test_skip_all "kprof report is not in this tree yet"
-test -r "$E2E/lkp-parse-perf-profile.pl" || test_skip_all "LKP parser script missing"
-
-# The comparison needs a working `kprof report`: check it on a file perf itself recorded.
-perf record -q -e cpu-clock -o perf-own.data -- "$W" spin 50 >/dev/null 2>&1 &&
-	"$KPROF" report -i perf-own.data >/dev/null 2>&1 ||
-	test_skip_all "kprof report fails on a perf-recorded file in this tree (not a record issue)"
+test_have_prereq PERF PERF_EVENTS || test_skip_all "needs perf and perf events (missing $missing_prereq)"
 
 pfx_filter() { grep -v -E '(^|\.)__(pfx|cfi)_' "$1" >"$1.cmp" || true; }
 

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * atomic-file-local.h - output files that appear whole or not at all.
+ *
+ * Every file kprof writes for the user (perf.data aside, which perf-write.c renames itself) goes
+ * through write_file_atomic(), so an error, a full disk or Ctrl-C never leaves a half-written
+ * file in place of a good one.
+ */
+#ifndef KPROF_ATOMIC_FILE_LOCAL_H
+#define KPROF_ATOMIC_FILE_LOCAL_H
+
+#include <stdio.h>
+
+typedef int (*write_file_fn)(FILE *fp, void *arg);
+
+/*
+ * Have @fn write the contents of @path into a temporary file next to it (same directory, so the
+ * rename is atomic; mode 0644 less the umask, like any file the user creates). Only when @fn,
+ * the flush and the close all succeed is it renamed over @path; otherwise it is removed.
+ * @fn returns 0 or a negative errno. Returns 0 or a negative errno.
+ */
+int write_file_atomic(const char *path, write_file_fn fn, void *arg);
+
+#endif
