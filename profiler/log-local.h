@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -19,6 +20,14 @@ extern enum log_level log_verbosity;
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void log_vmsg(enum log_level level, const char *fmt, va_list ap);
+
+/*
+ * Format a one-line error into @err (when @err is non-NULL and @errlen non-zero) and return
+ * @ret, so that library-style code in profiler/ can say why it failed without printing:
+ * "return err_set(err, errlen, -EINVAL, "%s: truncated record", path);".
+ */
+int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #define pr_err(...)	log_msg(LOG_ERR, __VA_ARGS__)
 #define pr_warn(...)	log_msg(LOG_WARN, __VA_ARGS__)

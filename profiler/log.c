@@ -37,6 +37,18 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
+int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
 bool progress_enabled(void)
 {
 	if (progress_state < 0)

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "profiler/log-local.h"
 #include "profiler/perf-read-int.h"
 
 #define READ_BUF_SIZE	(1u << 20)	/* >= the largest possible record, 64 KiB */
@@ -29,7 +30,7 @@ int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
 {
 	r->buf = malloc(READ_BUF_SIZE);
 	if (!r->buf)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	r->queue_limit = QUEUE_LIMIT;
 	r->buf_off = r->header.data.offset;
 	r->data_end = r->header.data.offset + r->header.data.size;
@@ -66,7 +67,7 @@ static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	r->buf_len += (size_t)want;
-	return r->buf_len >= n ? 0 : reader_fail(err, errlen, -EINVAL, "truncated data section");
+	return r->buf_len >= n ? 0 : err_set(err, errlen, -EINVAL, "truncated data section");
 }
 
 /* The next record in file order: 1, 0 at the end of the data section, or -errno. */
@@ -78,18 +79,18 @@ static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, s
 	if (off >= r->data_end)
 		return 0;
 	if (r->data_end - off < sizeof(rec->hdr))
-		return reader_fail(err, errlen, -EINVAL, "truncated record header at offset %llu",
+		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
 				   (unsigned long long)off);
 	ret = fill(r, sizeof(rec->hdr), err, errlen);
 	if (ret)
 		return ret;
 	memcpy(&rec->hdr, r->buf + r->buf_pos, sizeof(rec->hdr));
 	if (rec->hdr.size < sizeof(rec->hdr))
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "bad record size %u at offset %llu (type %u)", rec->hdr.size,
 				   (unsigned long long)off, rec->hdr.type);
 	if (rec->hdr.size > r->data_end - off)
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "record at offset %llu (type %u, size %u) runs past the end "
 				   "of the data section", (unsigned long long)off, rec->hdr.type,
 				   rec->hdr.size);
@@ -107,7 +108,7 @@ static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, s
 
 static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
 {
-	return reader_fail(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
+	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
 			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 }
 
@@ -358,7 +359,7 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 
 	r->stats.records++;
 	if (rec->hdr.type == PERF_RECORD_COMPRESSED || rec->hdr.type == PERF_RECORD_COMPRESSED + 2)
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "compressed records (perf record -z) are not supported; "
 				   "decompress with 'perf inject -i IN -o OUT'");
 	if (rec->hdr.type == PERF_RECORD_FINISHED_ROUND) {
@@ -388,7 +389,7 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 	if (rec->time == 0 || rec->time == UINT64_MAX)
 		return 1;
 	if (enqueue(r, rec))
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	if (r->arena_len > r->queue_limit) {
 		sort_queue(r);
 		flush(r, r->queue[0].time + (r->queue[r->nr_queued - 1].time -
@@ -412,7 +413,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, 
 			return 1;
 		}
 		if (r->ready && compact(r))
-			return reader_fail(err, errlen, -ENOMEM, "out of memory");
+			return err_set(err, errlen, -ENOMEM, "out of memory");
 		if (r->eof)
 			return 0;
 		ret = next_raw(r, rec, err, errlen);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "profiler/log-local.h"
 #include "profiler/perf-read-int.h"
 
 #define MAX_FEATURE_BYTES	(64u << 20)
@@ -207,13 +208,13 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 	for (unsigned int w = 0; w < PERF_FILE_FEAT_BITS / 64; w++)
 		nr += (uint64_t)__builtin_popcountll(h->adds_features[w]);
 	if (nr && (at > r->file_size || nr * sizeof(*sec) > r->file_size - at))
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "truncated file: feature section table at %llu is outside "
 				   "the file",
 				   (unsigned long long)at);
 	sec = calloc(nr ? nr : 1, sizeof(*sec));
 	if (!sec)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	ret = reader_pread(r, sec, nr * sizeof(*sec), at, err, errlen);
 	for (unsigned int bit = 0; !ret && bit < PERF_FILE_FEAT_BITS; bit++) {
 		struct feat f;
@@ -222,7 +223,7 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		if (!feature_set(r, bit))
 			continue;
 		if (sec[i].offset > r->file_size || sec[i].size > r->file_size - sec[i].offset) {
-			ret = reader_fail(err, errlen, -EINVAL,
+			ret = err_set(err, errlen, -EINVAL,
 					  "feature %u section [%llu, +%llu) is outside the file",
 					  bit,
 					  (unsigned long long)sec[i].offset,
@@ -233,19 +234,19 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
 		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC) {
 			if (sec[i].size > MAX_FEATURE_BYTES) {
-				ret = reader_fail(err, errlen, -EINVAL,
+				ret = err_set(err, errlen, -EINVAL,
 						  "feature %u is too large", bit);
 				break;
 			}
 			payload = malloc(sec[i].size ? sec[i].size : 1);
 			if (!payload) {
-				ret = reader_fail(err, errlen, -ENOMEM, "out of memory");
+				ret = err_set(err, errlen, -ENOMEM, "out of memory");
 				break;
 			}
 			ret = reader_pread(r, payload, sec[i].size, sec[i].offset, err, errlen);
 			f = (struct feat){ payload, sec[i].size, false };
 			if (!ret && parse_feature(r, bit, &f))
-				ret = reader_fail(err, errlen, -EINVAL,
+				ret = err_set(err, errlen, -EINVAL,
 						  "corrupt feature section %u", bit);
 			free(payload);
 		}
@@ -256,7 +257,7 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		if (!r->attrs[a].name)
 			r->attrs[a].name = fallback_name(&r->attrs[a].attr);
 		if (!r->attrs[a].name)
-			ret = reader_fail(err, errlen, -ENOMEM, "out of memory");
+			ret = err_set(err, errlen, -ENOMEM, "out of memory");
 	}
 	return ret;
 }

@@ -55,8 +55,6 @@ struct perf_reader {
 	bool			eof;
 };
 
-int reader_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
 		 char *err, size_t errlen);
 const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profiler/log-local.h"
 #include "profiler/perf-read-int.h"
 
 /* Bounds that no real perf.data comes near; they keep corrupt counts from allocating. */
@@ -25,18 +26,6 @@
 #define PERF_FILE_HEADER_V1_SIZE offsetof(struct perf_file_header, adds_features)
 #define PERF_PIPE_HEADER_SIZE	16
 #define PERF_READ_FORMAT_KNOWN	((uint64_t)(PERF_FORMAT_LOST << 1) - 1)
-
-int reader_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /* Is [off, off + size) inside the file? Checked without overflow. */
 static bool in_file(const struct perf_reader *r, uint64_t off, uint64_t size)
@@ -56,10 +45,10 @@ int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return reader_fail(err, errlen, -errno, "read error at offset %llu: %s",
+			return err_set(err, errlen, -errno, "read error at offset %llu: %s",
 					   (unsigned long long)(off + done), strerror(errno));
 		if (n == 0)
-			return reader_fail(err, errlen, -EINVAL,
+			return err_set(err, errlen, -EINVAL,
 					   "file shrank while reading (offset %llu)",
 					   (unsigned long long)(off + done));
 		done += (size_t)n;
@@ -74,61 +63,61 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 	int ret;
 
 	if (r->file_size == 0)
-		return reader_fail(err, errlen, -EINVAL, "empty file");
+		return err_set(err, errlen, -EINVAL, "empty file");
 	memset(h, 0, sizeof(*h));
 	ret = reader_pread(r, h, have, 0, err, errlen);
 	if (ret)
 		return ret;
 	if (have < 8)
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "too short for a perf.data file (%zu bytes)", have);
 	if (h->magic == PERF_FILE_MAGIC2_SWAPPED)
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "big-endian perf.data (recorded on another architecture) is not "
 				   "supported");
 	if (!memcmp(&h->magic, "PERFFILE", 8))
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "perf.data version 1 (PERFFILE) is not supported");
 	if (h->magic != PERF_FILE_MAGIC2)
-		return reader_fail(err, errlen, -EINVAL, "not a perf.data file (bad magic)");
+		return err_set(err, errlen, -EINVAL, "not a perf.data file (bad magic)");
 	if (have < 16)
-		return reader_fail(err, errlen, -EINVAL, "truncated header (%zu bytes)", have);
+		return err_set(err, errlen, -EINVAL, "truncated header (%zu bytes)", have);
 	if (h->size == PERF_PIPE_HEADER_SIZE)
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "pipe-mode perf.data (perf record -o -) is not supported; "
 				   "record to a file, or convert with 'perf inject -i IN -o OUT'");
 	if (h->size != sizeof(*h) && h->size != PERF_FILE_HEADER_V1_SIZE)
-		return reader_fail(err, errlen, -EINVAL, "bad header size %llu",
+		return err_set(err, errlen, -EINVAL, "bad header size %llu",
 				   (unsigned long long)h->size);
 	if (have < h->size)
-		return reader_fail(err, errlen, -EINVAL, "truncated header (%zu of %llu bytes)",
+		return err_set(err, errlen, -EINVAL, "truncated header (%zu of %llu bytes)",
 				   have, (unsigned long long)h->size);
 	if (h->size == PERF_FILE_HEADER_V1_SIZE)
 		memset(h->adds_features, 0, sizeof(h->adds_features));
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
 	    h->attr_size > MAX_ATTR_BYTES + sizeof(struct perf_file_section) || h->attr_size % 8)
-		return reader_fail(err, errlen, -EINVAL, "bad attr_size %llu",
+		return err_set(err, errlen, -EINVAL, "bad attr_size %llu",
 				   (unsigned long long)h->attr_size);
 	if (!in_file(r, h->attrs.offset, h->attrs.size))
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "truncated file: attrs section [%llu, +%llu) is outside the "
 				   "file (%llu bytes)", (unsigned long long)h->attrs.offset,
 				   (unsigned long long)h->attrs.size,
 				   (unsigned long long)r->file_size);
 	if (h->attrs.size % h->attr_size || !h->attrs.size ||
 	    h->attrs.size / h->attr_size > MAX_ATTRS)
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "bad attrs section size %llu (attr_size %llu)",
 				   (unsigned long long)h->attrs.size,
 				   (unsigned long long)h->attr_size);
 	if (h->data.offset < h->size || !in_file(r, h->data.offset, h->data.size))
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "truncated file: data section [%llu, +%llu) is outside the file "
 				   "(%llu bytes)", (unsigned long long)h->data.offset,
 				   (unsigned long long)h->data.size,
 				   (unsigned long long)r->file_size);
 	if (feature_set(r, PERF_FEAT_COMPRESSED))
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "compressed perf.data (perf record -z) is not supported; "
 				   "decompress with 'perf inject -i IN -o OUT'");
 	return 0;
@@ -138,7 +127,7 @@ static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
 		    const struct perf_file_section *s, char *err, size_t errlen)
 {
 	if (!in_file(r, s->offset, s->size) || s->size % 8 || s->size / 8 > MAX_IDS_PER_ATTR)
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "attr %zu: ids section [%llu, +%llu) is corrupt or outside "
 				   "the file",
 				   ev->idx, (unsigned long long)s->offset,
@@ -148,7 +137,7 @@ static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
 		return 0;
 	ev->ids = malloc(s->size);
 	if (!ev->ids)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	return reader_pread(r, ev->ids, s->size, s->offset, err, errlen);
 }
 
@@ -172,19 +161,19 @@ static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, s
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size > disk || size < PERF_ATTR_SIZE_VER0)
-		return reader_fail(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 				   "attr %zu: bad attr.size %u (attr_size %zu)", ev->idx, size,
 				   disk);
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	memcpy(&ev->attr, buf, size < sizeof(ev->attr) ? size : sizeof(ev->attr));
 	memcpy(&ids, buf + disk, sizeof(ids));
 	if (ev->attr.sample_type & ~PERF_SAMPLE_KNOWN_BITS)
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "attr %zu: unknown sample_type bits 0x%llx", ev->idx,
 				   (unsigned long long)(ev->attr.sample_type &
 							~PERF_SAMPLE_KNOWN_BITS));
 	if (ev->attr.read_format & ~PERF_READ_FORMAT_KNOWN)
-		return reader_fail(err, errlen, -ENOTSUP,
+		return err_set(err, errlen, -ENOTSUP,
 				   "attr %zu: unknown read_format bits 0x%llx", ev->idx,
 				   (unsigned long long)ev->attr.read_format);
 	return read_ids(r, ev, &ids, err, errlen);
@@ -211,7 +200,7 @@ static int index_ids(struct perf_reader *r, char *err, size_t errlen)
 		if (r->nr_attrs > 1 && (perf_sample_id_pos(a->sample_type) != r->id_pos ||
 					perf_sample_is_pos(a->sample_type) != r->is_pos ||
 					r->id_pos < 0 || a->sample_id_all != first->sample_id_all))
-			return reader_fail(err, errlen, -EINVAL,
+			return err_set(err, errlen, -EINVAL,
 					   "attrs disagree on where the sample id is (attr %zu)",
 					   i);
 		n += r->attrs[i].nr_ids;
@@ -220,7 +209,7 @@ static int index_ids(struct perf_reader *r, char *err, size_t errlen)
 		return 0;
 	r->ids = calloc(n ? n : 1, sizeof(*r->ids));
 	if (!r->ids)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->nr_attrs; i++)
 		for (size_t j = 0; j < r->attrs[i].nr_ids; j++)
 			r->ids[r->nr_ids++] = (struct reader_id){ r->attrs[i].ids[j], i };
@@ -254,7 +243,7 @@ static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
 	r->nr_attrs = r->header.attrs.size / r->header.attr_size;
 	r->attrs = calloc(r->nr_attrs, sizeof(*r->attrs));
 	if (!r->attrs)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->nr_attrs; i++) {
 		r->attrs[i].idx = i;
 		ret = read_attr(r, &r->attrs[i], err, errlen);
@@ -283,14 +272,14 @@ int perf_reader_open(const char *path, struct perf_reader **out, char *err, size
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return reader_fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		ret = reader_fail(err, errlen, -errno, "%s", strerror(errno));
+		ret = err_set(err, errlen, -errno, "%s", strerror(errno));
 		goto fail;
 	}
 	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = reader_fail(err, errlen, -EINVAL, "not a regular file");
+		ret = err_set(err, errlen, -EINVAL, "not a regular file");
 		goto fail;
 	}
 	r->file_size = (uint64_t)st.st_size;

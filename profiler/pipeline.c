@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profiler/perf-read-local.h"
+#include "profiler/log-local.h"
 #include "profiler/pipeline-local.h"
 #include "profiler/profile-local.h"
 #include "symbolize/symbolize.h"
@@ -37,18 +38,6 @@ struct loader {
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	struct cg_frame			frames[MAX_STACK + 1];
 };
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* Fill @f for @addr resolved in @pid's address space or the kernel's. */
 static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int cpumode,
@@ -165,7 +154,7 @@ static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, 
 		ret = agg_flush(&l->agg, add_stack, l);
 	else
 		ret = agg_flush_task(&l->agg, pid, tid, add_stack, l);
-	return ret ? fail(err, errlen, ret, "%s", strerror(-ret)) : 0;
+	return ret ? err_set(err, errlen, ret, "%s", strerror(-ret)) : 0;
 }
 
 /* Which samples a record can change the meaning of (see flush_samples()). */
@@ -191,7 +180,7 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 		break;
 	}
 	if (!ret && frame_cache_invalidate(&l->frames_seen, ids[0]))
-		ret = fail(err, errlen, -ENOMEM, "out of memory");
+		ret = err_set(err, errlen, -ENOMEM, "out of memory");
 	return ret;
 }
 
@@ -203,12 +192,12 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	struct agg_key k;
 
 	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
-		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			    (unsigned long long)rec->offset, rec->hdr.size);
 	if (!l->cgs[ev->idx]) {
 		l->cgs[ev->idx] = callgraph_new();
 		if (!l->cgs[ev->idx])
-			return fail(err, errlen, -ENOMEM, "out of memory");
+			return err_set(err, errlen, -ENOMEM, "out of memory");
 		/*
 		 * Frame names are the sym_session's and comms the comm_table's: pooled and
 		 * unchanged until the loader is released, after the last add. The graph can then
@@ -217,7 +206,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		callgraph_stable_strings(l->cgs[ev->idx], true);
 	}
 	if (s.callchain_nr > UINT32_MAX)
-		return fail(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			    (unsigned long long)rec->offset, rec->hdr.size);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
@@ -225,7 +214,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
 	};
 	if (agg_add(&l->agg, &k, s.period))
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[ev->idx]++;
 	l->p->nr_samples++;
 	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
@@ -334,9 +323,9 @@ static int process(struct loader *l, const struct perf_record *rec, char *err, s
 		break;
 	}
 	if (ret == -ENOMEM)
-		return fail(err, errlen, ret, "out of memory");
+		return err_set(err, errlen, ret, "out of memory");
 	if (ret)
-		return fail(err, errlen, ret, "corrupt record at offset %llu (type %u, size %u)",
+		return err_set(err, errlen, ret, "corrupt record at offset %llu (type %u, size %u)",
 			    (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 	return 0;
 }
@@ -369,7 +358,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	if (!l->sym) {
 		int e = errno;
 
-		fail(err, errlen, -e, "cannot use the kernel symbols of %s: %s",
+		err_set(err, errlen, -e, "cannot use the kernel symbols of %s: %s",
 		     so.vmlinux ? so.vmlinux : so.kallsyms ? so.kallsyms : "this machine",
 		     strerror(e));
 		free(snap);
@@ -377,18 +366,18 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	}
 	free(snap);
 	if (frame_cache_init(&l->frames_seen))
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p = calloc(1, sizeof(*l->p));
 	l->cgs = calloc(nr, sizeof(*l->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
 	if (!l->p || !l->cgs || !l->nr_samples)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_cpus = in->nr_cpus_online;
 	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
 	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
 	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))) ||
 	    !(l->p->kernel_source = strdup(sym_session_kernel_source(l->sym))))
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -399,7 +388,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	if (!l->p->events)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		struct profile_event *e = &l->p->events[l->p->nr_events];
 
@@ -407,7 +396,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 			continue;
 		e->name = strdup(perf_reader_attr(l->r, i)->name);
 		if (!e->name)
-			return fail(err, errlen, -ENOMEM, "out of memory");
+			return err_set(err, errlen, -ENOMEM, "out of memory");
 		e->cg = l->cgs[i];
 		/* the session's strings go with the loader: later adds must not rely on them */
 		callgraph_stable_strings(e->cg, false);
