@@ -264,30 +264,19 @@ static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint6
 	return 0;
 }
 
-int callgraph_add(struct callgraph *cg, const struct cg_task *task,
-		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples)
+/* Add the stack of frame ids @ids[0..nr) (leaf first) for @task. */
+static int add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
+		   size_t nr, uint64_t period, uint64_t samples)
 {
-	struct cg_stack_rec key = { .period = period, .samples = samples };
+	struct cg_stack_rec key = { .period = period, .samples = samples, .nr = nr };
+	int err = 0;
 	uint64_t h;
 	uint32_t id;
-	size_t i;
-	int err = 0;
 
-	if (!cg || (nr && !frames) || nr >= IDTAB_NONE)
-		return -EINVAL;
-	if (array_reserve((void **)&cg->scratch, &cg->alloc_scratch, nr, sizeof(*cg->scratch)))
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		cg->scratch[i] = frame_id(cg, &frames[i], &err);
-		if (err)
-			return err;
-	}
 	key.task = task_id(cg, task, &err);
 	if (err)
 		return err;
-	key.ids = cg->scratch;
-	key.nr = nr;
-
+	key.ids = ids;
 	h = stack_hash(key.task, key.ids, nr);
 	id = idtab_find(&cg->stack_tab, h, stack_eq, &key, cg);
 	if (id != IDTAB_NONE) {
@@ -301,6 +290,44 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 	cg->total_period += period;
 	cg->total_samples += samples;
 	return 0;
+}
+
+int callgraph_add(struct callgraph *cg, const struct cg_task *task,
+		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples)
+{
+	int err = 0;
+
+	if (!cg || (nr && !frames) || nr >= IDTAB_NONE)
+		return -EINVAL;
+	if (array_reserve((void **)&cg->scratch, &cg->alloc_scratch, nr, sizeof(*cg->scratch)))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		cg->scratch[i] = frame_id(cg, &frames[i], &err);
+		if (err)
+			return err;
+	}
+	return add_ids(cg, task, cg->scratch, nr, period, samples);
+}
+
+int callgraph_frame_id(struct callgraph *cg, const struct cg_frame *frame, uint32_t *id)
+{
+	int err = 0;
+
+	if (!cg || !frame)
+		return -EINVAL;
+	*id = frame_id(cg, frame, &err);
+	return err;
+}
+
+int callgraph_add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
+		      size_t nr, uint64_t period, uint64_t samples)
+{
+	if (!cg || (nr && !ids) || nr >= IDTAB_NONE)
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] >= cg->nr_frames)
+			return -EINVAL;
+	return add_ids(cg, task, ids, nr, period, samples);
 }
 
 /* ---- queries ------------------------------------------------------------------------------ */

@@ -64,6 +64,16 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 		  const struct cg_frame *frames, size_t nr, uint64_t period, uint64_t samples);
 
 /*
+ * Frames as ids: one graph gives equal frames the same id, valid until callgraph_free(). A
+ * caller that already keeps a cache entry per resolved address stores the id there and adds
+ * stacks by id, so that no frame of a stack is hashed or compared again. 0 or -errno.
+ */
+int callgraph_frame_id(struct callgraph *cg, const struct cg_frame *frame, uint32_t *id);
+/* callgraph_add() for frames given as ids of this graph (leaf first). */
+int callgraph_add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
+		      size_t nr, uint64_t period, uint64_t samples);
+
+/*
  * The graph's own copy of @s (NULL with errno ENOMEM), alive until callgraph_free(). Optional:
  * frames whose strings were interned here are added without hashing the text again, which
  * makes callgraph_add() faster when a caller caches symbol names.

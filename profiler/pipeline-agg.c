@@ -67,7 +67,7 @@ static int heads_grow(struct agg_heads *h)
 	struct agg_heads n = { .alloc = h->alloc ? h->alloc * 2 : 256, .nr = h->nr };
 
 	n.keys = malloc(n.alloc * sizeof(*n.keys));
-	n.heads = calloc(n.alloc, sizeof(*n.heads));
+	n.heads = pipe_zalloc(n.alloc, sizeof(*n.heads));
 	if (!n.keys || !n.heads) {
 		free(n.keys);
 		free(n.heads);
@@ -139,7 +139,7 @@ static size_t index_entry(uint64_t slot)
 static int index_grow(struct agg_table *t)
 {
 	size_t n = t->alloc ? t->alloc * 2 : 1024;
-	uint64_t *ix = calloc(n, sizeof(*ix));
+	uint64_t *ix = pipe_zalloc(n, sizeof(*ix));
 
 	if (!ix)
 		return -ENOMEM;

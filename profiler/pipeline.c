@@ -3,18 +3,17 @@
  * pipeline.c - profile_load(): replay a perf.data file the way `perf report` does and
  * aggregate its samples into one call graph per event.
  *
- * Records arrive in perf's order (perf-read-data.c). MMAP/MMAP2 and FORK records build the
- * address spaces in the symbolizer, COMM/FORK name the threads; each SAMPLE's call chain is
- * resolved frame by frame: context markers switch between kernel and user space (perf's
- * thread__resolve_callchain_sample), addresses are looked up as given, an unknown marker
- * discards the chain like perf does, at most 127 frames (perf's --max-stack default) are kept.
+ * This is the reading side (see pipeline-local.h): records arrive in perf's order
+ * (perf-read-data.c); samples are decoded and summed by raw stack, and before any record that
+ * changes how a stack resolves or is named (MMAP, MMAP2, COMM, FORK) the stacks it concerns are
+ * sent to the resolving side, then the record itself. Everything that can be wrong with a
+ * record is found here, so that errors name the first bad record whatever the other thread does.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profiler/perf-read-local.h"
@@ -23,127 +22,53 @@
 #include "profiler/profile-local.h"
 #include "symbolize/symbolize.h"
 
-#define MAX_STACK	127	/* perf report's default --max-stack */
+/* A batch goes to the resolving side once it holds this much (1 MiB). */
+#define BATCH_WORDS	(1u << 17)
 
 struct loader {
 	const struct profile_load_opts	*o;
 	struct perf_reader		*r;
-	struct sym_session		*sym;
 	struct profile			*p;
-	struct callgraph		**cgs;		/* per attr, from its 1st sample */
 	uint64_t			*nr_samples;	/* per attr */
-	struct comm_table		comms;
-	struct agg_table		agg;		/* raw samples not yet symbolized */
-	struct frame_cache		frames_seen;
-	uint32_t			gen, kgen;	/* of the stack being resolved */
-	struct cg_frame			frames[MAX_STACK + 1];
+	struct agg_table		agg;		/* raw samples not yet sent */
+	struct pipe_batch		batch;		/* being filled */
+	struct pipe_queue		queue;
+	bool				queue_started;
+	struct resolver			res;		/* the other side: after the queue only */
+	char				*kallsyms;	/* owned */
 };
 
-/* Fill @f for @addr resolved in @pid's address space or the kernel's. */
-static void resolve(struct loader *l, int32_t pid, uint64_t addr, unsigned int cpumode,
-		    struct cg_frame *f)
-{
-	struct sym_result res = { .dso = "[unknown]" };
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	struct frame_cache_entry *c;
-
-	f->flags = kernel ? CG_FRAME_KERNEL : 0;
-	/* Hypervisor and guest addresses have no maps here: unresolved, as in perf. */
-	if (!kernel && cpumode != PERF_RECORD_MISC_USER) {
-		f->sym = NULL;
-		f->dso = res.dso;
-		f->addr = l->o->keep_addrs ? addr : 0;
-		f->sym_start = 0;
-		return;
-	}
-	if (kernel)
-		pid = -1;
-	c = frame_cache_slot(&l->frames_seen, pid, addr);
-	if (c->addr != addr || c->pid != pid || c->kgen != l->kgen ||
-	    c->gen != (kernel ? l->kgen : l->gen)) {
-		sym_session_resolve(l->sym, pid, addr, kernel, &res);
-		*c = (struct frame_cache_entry){
-			.addr = addr, .pid = pid, .gen = kernel ? l->kgen : l->gen, .kgen = l->kgen,
-			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
-			/*
-			 * perf keeps same-named symbols of a module apart by their start. A
-			 * library's runtime start differs between the processes mapping it, so
-			 * the frame carries symbolize's per-module identity instead.
-			 */
-			.sym_start = res.sym ? res.sym_id : 0,
-		};
-	}
-	f->sym = c->sym;
-	f->dso = c->dso;
-	f->sym_start = c->sym_start;
-	f->addr = !c->sym && l->o->keep_addrs ? addr : 0;
-}
-
-/*
- * The frames of a sample, leaf first: the call chain without its markers. The leaf must be the
- * sample's own ip (perf resolves it with the record's cpumode for Self and -U); chains start
- * there, and when one does not (or there is no chain) the ip is put in front.
- */
-static size_t sample_frames(struct loader *l, const struct agg_entry *e, const uint64_t *chain)
-{
-	unsigned int cpumode = PERF_RECORD_MISC_USER;
-	uint64_t first_ip = 0;
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < e->nr && n < MAX_STACK; i++) {
-		uint64_t ip = chain[i];
-
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (ip == (uint64_t)PERF_CONTEXT_HV) {
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			} else if (ip == (uint64_t)PERF_CONTEXT_KERNEL) {
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			} else if (ip == (uint64_t)PERF_CONTEXT_USER) {
-				cpumode = PERF_RECORD_MISC_USER;
-			} else {
-				/* perf: "invalid callchain context", the chain is discarded. */
-				n = 0;
-				break;
-			}
-			continue;
-		}
-		if (!n)
-			first_ip = ip;
-		resolve(l, e->pid, ip, cpumode, &l->frames[1 + n++]);
-	}
-	if (n && first_ip == e->ip) {
-		memmove(&l->frames[0], &l->frames[1], n * sizeof(l->frames[0]));
-		return n;
-	}
-	resolve(l, e->pid, e->ip, e->misc, &l->frames[0]);
-	return n + 1;
-}
-
-/*
- * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
- * straight in: with stable strings the graph maps a frame with one probe, and a table of
- * symbolized stacks in between (summing raw stacks that symbolize alike) saved fewer
- * instructions than its copy of every stack cost in memory and page faults.
- */
-static int add_stack(const struct agg_entry *e, const uint64_t *chain, void *arg)
+/* agg_fn: one distinct raw stack into the batch. */
+static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *arg)
 {
 	struct loader *l = arg;
-	struct cg_task task;
-	size_t n;
+	size_t words = sizeof(struct pipe_stack) / 8 + e->nr;
+	uint64_t *w = pipe_batch_room(&l->batch, words);
 
-	l->gen = frame_cache_gen(&l->frames_seen, e->pid);
-	l->kgen = frame_cache_gen(&l->frames_seen, -1);
-	n = sample_frames(l, e, chain);
-	task.comm = comm_table_name(&l->comms, e->tid);
-	task.pid = l->o->keep_pid || l->o->keep_tid ? e->pid : -1;
-	task.tid = l->o->keep_tid ? e->tid : -1;
-	if (!task.comm)
+	if (!w)
 		return -ENOMEM;
-	return callgraph_add(l->cgs[e->event], &task, l->frames, n, e->period, e->samples);
+	*(struct pipe_stack *)w = (struct pipe_stack){
+		.type = PIPE_STACK, .event = e->event, .pid = e->pid, .tid = e->tid, .nr = e->nr,
+		.misc = e->misc, .ip = e->ip, .period = e->period, .samples = e->samples,
+	};
+	if (e->nr)
+		memcpy(w + sizeof(struct pipe_stack) / 8, chain, (size_t)e->nr * 8);
+	l->batch.nr += words;
+	return 0;
+}
+
+/* The batch to the resolving side once it holds @min_words; its failure reported in err. */
+static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
+{
+	int ret = pipe_queue_push(&l->queue, &l->batch, min_words);
+
+	if (ret)
+		return err_set(err, errlen, ret, "%s", l->res.err[0] ? l->res.err : strerror(-ret));
+	return 0;
 }
 
 /*
- * Symbolize what has been gathered before an address space or a name changes: the samples of
+ * Send what has been gathered before an address space or a name changes: the samples of
  * process @pid, of thread @tid, or (both -1) all of them.
  */
 static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, size_t errlen)
@@ -151,9 +76,9 @@ static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, 
 	int ret;
 
 	if (pid < 0 && tid < 0)
-		ret = agg_flush(&l->agg, add_stack, l);
+		ret = agg_flush(&l->agg, send_stack, l);
 	else
-		ret = agg_flush_task(&l->agg, pid, tid, add_stack, l);
+		ret = agg_flush_task(&l->agg, pid, tid, send_stack, l);
 	return ret ? err_set(err, errlen, ret, "%s", strerror(-ret)) : 0;
 }
 
@@ -161,7 +86,6 @@ static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, 
 static int flush_for(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
 {
 	int32_t ids[3] = { -1, -1, -1 };	/* pid, tid (MMAP, COMM) / pid, ppid, tid (FORK) */
-	int ret;
 
 	if (rec->body_len < sizeof(ids))
 		return flush_samples(l, -1, -1, err, errlen);
@@ -173,15 +97,62 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 		/* A new thread of the same process changes no address space, only its name. */
 		if (ids[0] == ids[1])
 			return flush_samples(l, -1, ids[2], err, errlen);
-		ret = flush_samples(l, ids[0], ids[2], err, errlen);
-		break;
+		return flush_samples(l, ids[0], ids[2], err, errlen);
 	default:	/* MMAP, MMAP2: a kernel map (pid -1) concerns every process */
-		ret = flush_samples(l, ids[0], -1, err, errlen);
-		break;
+		return flush_samples(l, ids[0], -1, err, errlen);
 	}
-	if (!ret && frame_cache_invalidate(&l->frames_seen, ids[0]))
-		ret = err_set(err, errlen, -ENOMEM, "out of memory");
-	return ret;
+}
+
+static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+{
+	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
+		       (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+}
+
+/* True when the body of an MMAP, MMAP2, COMM or FORK record holds what it must. */
+static bool record_ok(const struct perf_record *rec)
+{
+	size_t name_at;
+
+	switch (rec->hdr.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+		name_at = rec->hdr.type == PERF_RECORD_MMAP ? 32 :
+			  rec->hdr.type == PERF_RECORD_MMAP2 ? 64 : 8;
+		return rec->body_len > name_at &&
+		       memchr((const char *)rec->body + name_at, '\0', rec->body_len - name_at);
+	case PERF_RECORD_FORK:
+		return rec->body_len >= 4 * sizeof(int32_t);	/* pid, ppid, tid, ptid */
+	default:
+		return false;
+	}
+}
+
+/* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
+static int send_record(struct loader *l, const struct perf_record *rec, char *err,
+		       size_t errlen)
+{
+	size_t words = sizeof(struct pipe_record) / 8 + (rec->body_len + 7) / 8;
+	uint64_t *w;
+	int ret;
+
+	if (!record_ok(rec))
+		return corrupt(rec, err, errlen);
+	ret = flush_for(l, rec, err, errlen);
+	if (ret)
+		return ret;
+	w = pipe_batch_room(&l->batch, words);
+	if (!w)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	w[words - 1] = 0;	/* the padding */
+	*(struct pipe_record *)w = (struct pipe_record){
+		.type = PIPE_RECORD, .rec_type = rec->hdr.type, .misc = rec->hdr.misc,
+		.body_len = (uint32_t)rec->body_len,
+	};
+	memcpy(w + sizeof(struct pipe_record) / 8, rec->body, rec->body_len);
+	l->batch.nr += words;
+	return 0;
 }
 
 static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
@@ -191,23 +162,10 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	struct perf_sample s;
 	struct agg_key k;
 
-	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
+	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
+	    s.callchain_nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
-			    (unsigned long long)rec->offset, rec->hdr.size);
-	if (!l->cgs[ev->idx]) {
-		l->cgs[ev->idx] = callgraph_new();
-		if (!l->cgs[ev->idx])
-			return err_set(err, errlen, -ENOMEM, "out of memory");
-		/*
-		 * Frame names are the sym_session's and comms the comm_table's: pooled and
-		 * unchanged until the loader is released, after the last add. The graph can then
-		 * map each distinct frame once instead of hashing its text for every stack.
-		 */
-		callgraph_stable_strings(l->cgs[ev->idx], true);
-	}
-	if (s.callchain_nr > UINT32_MAX)
-		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
-			    (unsigned long long)rec->offset, rec->hdr.size);
+			       (unsigned long long)rec->offset, rec->hdr.size);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
@@ -220,98 +178,30 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
 }
 
-/*
- * MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset.
- * Only executable mappings go to the symbolizer (it takes anonymous ones for JIT code): MMAP2
- * says so in prot, MMAP marks data mappings (perf record -d) in misc.
- */
-static int add_map(struct loader *l, const struct perf_record *rec, size_t name_at)
-{
-	const char *body = rec->body, *name = body + name_at;
-	uint32_t pid, prot;
-	uint64_t v[3];
-
-	if (rec->body_len <= name_at || !memchr(name, '\0', rec->body_len - name_at))
-		return -EINVAL;
-	if (rec->hdr.type == PERF_RECORD_MMAP2) {
-		memcpy(&prot, body + 56, 4);
-		if (!(prot & PROT_EXEC))
-			return 0;
-	} else if (rec->hdr.misc & PERF_RECORD_MISC_MMAP_DATA) {
-		return 0;
-	}
-	memcpy(&pid, body, 4);
-	memcpy(v, body + 8, sizeof(v));
-	sym_session_add_map(l->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], name);
-	return 0;
-}
-
-static int add_comm(struct loader *l, const struct perf_record *rec)
-{
-	const char *name = (const char *)rec->body + 8;
-	int32_t tid;
-
-	if (rec->body_len <= 8 || !memchr(name, '\0', rec->body_len - 8))
-		return -EINVAL;
-	memcpy(&tid, (const char *)rec->body + 4, 4);
-	return comm_table_set(&l->comms, tid, name) ? -ENOMEM : 0;
-}
-
-static int add_fork(struct loader *l, const struct perf_record *rec)
-{
-	int32_t f[4];	/* pid, ppid, tid, ptid */
-
-	if (rec->body_len < sizeof(f))
-		return -EINVAL;
-	memcpy(f, rec->body, sizeof(f));
-	if (f[0] != f[1])
-		sym_session_fork(l->sym, f[1], f[0]);
-	return comm_table_fork(&l->comms, f[3], f[2]) ? -ENOMEM : 0;
-}
-
 static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
 {
 	int ret = 0;
 
 	switch (rec->hdr.type) {
 	case PERF_RECORD_SAMPLE:
-		return add_sample(l, rec, err, errlen);
+		ret = add_sample(l, rec, err, errlen);
+		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
-		/* Samples so far resolve and are named as things were before this record. */
-		ret = flush_for(l, rec, err, errlen);
-		if (ret)
-			return ret;
-		break;
-	default:
-		break;
-	}
-	switch (rec->hdr.type) {
-	case PERF_RECORD_MMAP:
-		ret = add_map(l, rec, 32);
-		break;
-	case PERF_RECORD_MMAP2:
-		ret = add_map(l, rec, 64);
-		break;
-	case PERF_RECORD_COMM:
-		ret = add_comm(l, rec);
-		break;
-	case PERF_RECORD_FORK:
-		ret = add_fork(l, rec);
+		ret = send_record(l, rec, err, errlen);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, lost */
-		ret = rec->body_len < 16 ? -EINVAL : 0;
-		if (!ret) {
-			l->p->nr_lost += perf_u64_at(rec->body, 1);
-			l->p->nr_lost_records++;
-		}
+		if (rec->body_len < 16)
+			return corrupt(rec, err, errlen);
+		l->p->nr_lost += perf_u64_at(rec->body, 1);
+		l->p->nr_lost_records++;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
-		ret = rec->body_len < 8 ? -EINVAL : 0;
-		if (!ret)
-			l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
+		if (rec->body_len < 8)
+			return corrupt(rec, err, errlen);
+		l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
 		break;
 	case PERF_RECORD_THROTTLE:
 		l->p->nr_throttle++;
@@ -322,12 +212,7 @@ static int process(struct loader *l, const struct perf_record *rec, char *err, s
 	default:
 		break;
 	}
-	if (ret == -ENOMEM)
-		return err_set(err, errlen, ret, "out of memory");
-	if (ret)
-		return err_set(err, errlen, ret, "corrupt record at offset %llu (type %u, size %u)",
-			    (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
-	return 0;
+	return ret ? ret : send_batch(l, BATCH_WORDS, err, errlen);
 }
 
 /* The kallsyms snapshot `kprof record` leaves next to the file, if there is one. */
@@ -347,37 +232,31 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 {
 	const struct perf_file_info *in = perf_reader_info(l->r);
 	size_t nr = perf_reader_nr_attrs(l->r);
-	struct sym_opts so = { .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
-	char *snap = NULL;
+	struct resolver *res = &l->res;
+	int ret;
 
-	if (!so.kallsyms)
-		so.kallsyms = snap = default_kallsyms(path);
+	res->o = l->o;
+	res->nr_attrs = nr;
+	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
+	if (!res->sym_opts.kallsyms)
+		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
-	so.no_vmlinux_search = so.kallsyms != NULL;
-	l->sym = sym_session_new(&so);
-	if (!l->sym) {
-		int e = errno;
-
-		err_set(err, errlen, -e, "cannot use the kernel symbols of %s: %s",
-		     so.vmlinux ? so.vmlinux : so.kallsyms ? so.kallsyms : "this machine",
-		     strerror(e));
-		free(snap);
-		return -e;
-	}
-	free(snap);
-	if (frame_cache_init(&l->frames_seen))
-		return err_set(err, errlen, -ENOMEM, "out of memory");
+	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
 	l->p = calloc(1, sizeof(*l->p));
-	l->cgs = calloc(nr, sizeof(*l->cgs));
+	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
-	if (!l->p || !l->cgs || !l->nr_samples)
+	if (!l->p || !res->cgs || !l->nr_samples)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_cpus = in->nr_cpus_online;
 	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
 	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
-	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))) ||
-	    !(l->p->kernel_source = strdup(sym_session_kernel_source(l->sym))))
+	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
+	/* The kernel symbols load in the other thread while this one starts reading. */
+	ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+	if (ret)
+		return err_set(err, errlen, ret, "%s", strerror(-ret));
+	l->queue_started = true;
 	return 0;
 }
 
@@ -385,39 +264,60 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 static int collect_events(struct loader *l, char *err, size_t errlen)
 {
 	size_t nr = perf_reader_nr_attrs(l->r);
+	struct callgraph **cgs = l->res.cgs;
 
 	l->p->events = calloc(nr, sizeof(*l->p->events));
-	if (!l->p->events)
+	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
+	if (!l->p->events || !l->p->kernel_source)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		struct profile_event *e = &l->p->events[l->p->nr_events];
 
-		if (!l->cgs[i])
+		if (!cgs[i])
 			continue;
 		e->name = strdup(perf_reader_attr(l->r, i)->name);
 		if (!e->name)
 			return err_set(err, errlen, -ENOMEM, "out of memory");
-		e->cg = l->cgs[i];
-		/* the session's strings go with the loader: later adds must not rely on them */
+		e->cg = cgs[i];
+		/* the session's strings go with the resolver: later adds must not rely on them */
 		callgraph_stable_strings(e->cg, false);
 		e->nr_samples = l->nr_samples[i];
-		l->cgs[i] = NULL;
+		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
 	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id;
 	return 0;
 }
 
+/*
+ * The last stacks to the resolving side, and wait for it. Its failure wins over one found here
+ * since: it is what went wrong first (the kernel symbols cannot be loaded, say).
+ */
+static int finish(struct loader *l, int ret, char *err, size_t errlen)
+{
+	int res_ret;
+
+	if (!ret)
+		ret = flush_samples(l, -1, -1, err, errlen);
+	if (!ret)
+		ret = send_batch(l, 1, err, errlen);
+	if (!l->queue_started)
+		return ret;
+	l->queue_started = false;
+	res_ret = pipe_queue_finish(&l->queue);
+	if (res_ret)
+		return err_set(err, errlen, res_ret, "%s",
+			       l->res.err[0] ? l->res.err : strerror(-res_ret));
+	return ret;
+}
+
 static void loader_release(struct loader *l)
 {
-	for (size_t i = 0; l->cgs && i < perf_reader_nr_attrs(l->r); i++)
-		callgraph_free(l->cgs[i]);
-	free(l->cgs);
+	resolver_release(&l->res);
 	free(l->nr_samples);
-	comm_table_release(&l->comms);
+	free(l->kallsyms);
 	agg_release(&l->agg);
-	frame_cache_release(&l->frames_seen);
-	sym_session_free(l->sym);
+	pipe_batch_release(&l->batch);
 	perf_reader_close(l->r);
 }
 
@@ -436,8 +336,7 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 	ret = setup(&l, path, err, errlen);
 	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
 		ret = process(&l, &rec, err, errlen);
-	if (!ret)
-		ret = flush_samples(&l, -1, -1, err, errlen);
+	ret = finish(&l, ret, err, errlen);
 	if (!ret)
 		ret = collect_events(&l, err, errlen);
 	loader_release(&l);

@@ -22,7 +22,7 @@ static size_t hash_key(const void *obj, uint64_t addr)
 static int cache_grow(struct sym_cache *c)
 {
 	size_t size = c->slots ? (c->mask + 1) * 2 : 4096;
-	struct cache_entry *slots = calloc(size, sizeof(*slots));
+	struct cache_entry *slots = zalloc_table(size, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;

@@ -15,7 +15,7 @@ int ptr_table_reserve(struct ptr_table *t, size_t (*hash)(const void *elem))
 
 	if ((t->nr + 1) * 2 <= (t->slots ? t->mask + 1 : 0))
 		return 0;
-	slots = calloc(size, sizeof(*slots));
+	slots = zalloc_table(size, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; t->slots && i <= t->mask; i++) {

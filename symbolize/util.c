@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - small helpers shared by the text readers (kallsyms, perf JIT maps).
+ * util.c - small helpers: reading a whole text (kallsyms, perf JIT maps), hash table memory.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "symbolize/symbolize-local.h"
+
+void *zalloc_table(size_t n, size_t size)
+{
+	void *p = size && n > SIZE_MAX / size ? NULL : malloc(n * size);
+
+	/* not memset: the compiler would turn malloc + memset(0) back into calloc */
+	if (p)
+		explicit_bzero(p, n * size);
+	return p;
+}
 
 int read_whole_file(const char *path, char **out, size_t *len)
 {

@@ -170,8 +170,46 @@ static void test_string_modes(void)
 	callgraph_free(stable);
 }
 
+/* Stacks added by frame id are the same stacks as those added by frame. */
+static void test_ids(void)
+{
+	struct callgraph *by_frame = callgraph_new(), *by_id = callgraph_new();
+	struct cg_frame fr[3] = {
+		{ .sym = "leaf", .dso = "app" },
+		{ .sym = "mid", .dso = "app" },
+		{ .sym = NULL, .dso = "[unknown]", .addr = 0x1234 },
+	};
+	struct cg_task t = { .comm = "x", .pid = -1, .tid = -1 };
+	uint32_t ids[3], again, bad = 99;
+	char a[256] = "", b[256] = "";
+
+	for (int i = 0; i < 3; i++)
+		ok(!callgraph_frame_id(by_id, &fr[i], &ids[i]), "frame %d has an id", i);
+	ok(!callgraph_frame_id(by_id, &(struct cg_frame){ .sym = "mid", .dso = "app" }, &again) &&
+	   again == ids[1], "an equal frame has the same id");
+	ok(ids[0] != ids[1] && ids[1] != ids[2], "different frames, different ids");
+	is_int(callgraph_add_ids(by_id, &t, ids, 3, 5, 1), 0, "add by ids");
+	is_int(callgraph_add_ids(by_id, &t, ids, 3, 7, 2), 0, "the same stack again");
+	is_int(callgraph_add_ids(by_id, &t, ids + 1, 2, 1, 1), 0, "a shorter one");
+	callgraph_add(by_frame, &t, fr, 3, 12, 3);
+	callgraph_add(by_frame, &t, fr + 1, 2, 1, 1);
+	is_int(callgraph_nr_stacks(by_id), 2, "two distinct stacks");
+	is_u64(callgraph_total_period(by_id), 13, "period summed");
+	is_u64(callgraph_total_samples(by_id), 4, "samples summed");
+	callgraph_for_each(by_id, count_leaf, a);
+	callgraph_for_each(by_frame, count_leaf, b);
+	is_str(a, b, "the same leaves as when added by frame");
+	is_int(callgraph_add_ids(by_id, &t, &bad, 1, 1, 1), -EINVAL, "an unknown id is refused");
+	is_int(callgraph_frame_id(by_id, &(struct cg_frame){ .sym = "x" }, &again), -EINVAL,
+	       "a frame without a module is refused");
+	is_u64(callgraph_total_period(by_id), 13, "refusals add nothing");
+	callgraph_free(by_frame);
+	callgraph_free(by_id);
+}
+
 int main(void)
 {
+	test_ids();
 	test_merge_and_intern();
 	test_errors();
 	test_no_alloc_on_repeat();
