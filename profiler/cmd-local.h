@@ -35,6 +35,13 @@ struct kprof_cmd {
 	X(trace, "tracepoint counts, rates, top field values, histograms")	\
 
 
+struct profile;
+/*
+ * Warn (stderr) about mapped files rebuilt since @input was recorded: their frames are left
+ * unresolved. Shared by the commands that read perf.data (cmd-report.c).
+ */
+void warn_stale_files(const char *input, const struct profile *p);
+
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 KPROF_COMMANDS(KPROF_CMD_DECLARE)
 #undef KPROF_CMD_DECLARE

@@ -103,9 +103,20 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
+void warn_stale_files(const char *input, const struct profile *p)
+{
+	if (p->nr_stale_files)
+		pr_warn("%s: %llu mapped file%s rebuilt since the recording (build-id differs, e.g. "
+			"%s) and not in perf's build-id cache: %s frames are unresolved",
+			input, (unsigned long long)p->nr_stale_files,
+			p->nr_stale_files == 1 ? "" : "s", p->first_stale,
+			p->nr_stale_files == 1 ? "its" : "their");
+}
+
 /* Lost samples and throttling make the percentages less trustworthy: say so on stderr. */
 static void report_losses(const char *input, const struct profile *p)
 {
+	warn_stale_files(input, p);
 	if (p->nr_lost || p->nr_lost_records)
 		pr_warn("%s: %llu samples lost (%llu LOST records)", input,
 			(unsigned long long)p->nr_lost, (unsigned long long)p->nr_lost_records);

@@ -83,6 +83,14 @@ enum perf_file_feature {
  * multiple of 8, NUL included), then the bytes.
  */
 
+/*
+ * perf_record_header_build_id.misc: the id's size is in its byte 20 (ids shorter than SHA-1's).
+ * Not in every linux/perf_event.h; its value is tools/lib/perf/include/perf/event.h's.
+ */
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+#endif
+
 /* perf's user-space record types (tools/lib/perf/include/perf/event.h), >= 64. */
 enum perf_user_record_type {
 	PERF_RECORD_HEADER_ATTR		= 64,

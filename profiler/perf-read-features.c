@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-read-features.c - the feature sections of perf.data that a report needs: EVENT_DESC
- * (event names), HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE. Others are only checked
- * to lie inside the file. Layouts: tools/perf/util/header.c (write_* / process_*).
+ * (event names), BUILD_ID, HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE. Others are only
+ * checked to lie inside the file. Layouts: tools/perf/util/header.c (write_* / process_*).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -140,6 +140,54 @@ static int parse_event_desc(struct perf_reader *r, struct feat *f)
 	return f->bad ? -EINVAL : 0;
 }
 
+/*
+ * BUILD_ID: perf_record_header_build_id records -- header, pid, 24 id bytes (the size in byte 20
+ * when misc has PERF_RECORD_MISC_BUILD_ID_SIZE, else 20), the file name padded to the size.
+ */
+static int parse_build_ids(struct perf_file_info *in, struct feat *f)
+{
+	size_t alloc = in->nr_build_ids;
+
+	while (f->left && !f->bad) {
+		const unsigned char *rec = f->p;
+		struct perf_event_header h;
+		struct perf_build_id *b;
+		const char *name;
+		size_t name_len;
+		int32_t pid;
+
+		if (f->left < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, rec, sizeof(h));
+		if (h.size < sizeof(h) + 4 + 24 + 1 || !feat_take(f, h.size))
+			return -EINVAL;
+		name = (const char *)rec + sizeof(h) + 28;
+		name_len = h.size - sizeof(h) - 28;
+		if (!memchr(name, '\0', name_len))
+			return -EINVAL;
+		b = perf_grow_array(in->build_ids, &alloc, in->nr_build_ids + 1, sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		in->build_ids = b;
+		b += in->nr_build_ids;
+		memcpy(&pid, rec + sizeof(h), 4);
+		*b = (struct perf_build_id){
+			.pid = pid, .size = 20,
+			.kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+				  (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				  PERF_RECORD_MISC_GUEST_KERNEL,
+		};
+		if (h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
+			b->size = rec[sizeof(h) + 4 + 20] <= 20 ? rec[sizeof(h) + 4 + 20] : 20;
+		memcpy(b->id, rec + sizeof(h) + 4, 20);
+		b->filename = strdup(name);
+		if (!b->filename)
+			return -ENOMEM;
+		in->nr_build_ids++;
+	}
+	return f->bad ? -EINVAL : 0;
+}
+
 static int parse_feature(struct perf_reader *r, unsigned int bit, struct feat *f)
 {
 	struct perf_file_info *in = &r->info;
@@ -161,6 +209,8 @@ static int parse_feature(struct perf_reader *r, unsigned int bit, struct feat *f
 		return parse_cmdline(f, &in->cmdline);
 	case PERF_FEAT_EVENT_DESC:
 		return parse_event_desc(r, f);
+	case PERF_FEAT_BUILD_ID:
+		return parse_build_ids(in, f);
 	default:
 		return 0;
 	}
@@ -232,7 +282,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		}
 		if (bit == PERF_FEAT_HOSTNAME || bit == PERF_FEAT_OSRELEASE ||
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
-		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC) {
+		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC ||
+		    bit == PERF_FEAT_BUILD_ID) {
 			if (sec[i].size > MAX_FEATURE_BYTES) {
 				ret = err_set(err, errlen, -EINVAL,
 						  "feature %u is too large", bit);

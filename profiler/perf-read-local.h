@@ -118,9 +118,20 @@ struct perf_evattr {
 };
 
 /* Feature sections of interest; NULL / 0 when absent. Owned by the reader. */
+/* A file's build-id as perf record saw it (the BUILD_ID feature). */
+struct perf_build_id {
+	int32_t		pid;		/* -1: the kernel's (kernel and modules) */
+	bool		kernel;		/* misc cpumode KERNEL (or GUEST_KERNEL) */
+	uint8_t		size;		/* bytes in id (20 for SHA-1) */
+	uint8_t		id[20];
+	char		*filename;	/* owned */
+};
+
 struct perf_file_info {
 	char		*hostname, *osrelease, *version, *arch, *cmdline;
 	int		nr_cpus_avail, nr_cpus_online;
+	struct perf_build_id *build_ids;	/* owned; nr_build_ids of them */
+	size_t		nr_build_ids;
 };
 
 struct perf_record_stats {

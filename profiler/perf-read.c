@@ -316,6 +316,9 @@ void perf_reader_close(struct perf_reader *r)
 	free(r->info.version);
 	free(r->info.arch);
 	free(r->info.cmdline);
+	for (size_t i = 0; i < r->info.nr_build_ids; i++)
+		free(r->info.build_ids[i].filename);
+	free(r->info.build_ids);
 	reader_data_release(r);
 	free(r);
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "profiler/perf-read-local.h"
 #include "profiler/profile-local.h"
 #include "symbolize/symbolize.h"
 
@@ -239,6 +240,8 @@ void pipe_batch_release(struct pipe_batch *b);
 struct resolver {
 	const struct profile_load_opts	*o;
 	struct sym_opts			sym_opts;	/* strings owned by the caller */
+	const struct perf_build_id	*build_ids;	/* the reader's, nr_build_ids */
+	size_t				nr_build_ids;
 	struct sym_session		*sym;
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */
 	size_t				nr_attrs;

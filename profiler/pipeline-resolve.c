@@ -286,8 +286,17 @@ int resolver_start(void *arg)
 	if (frame_cache_init(&r->frames_seen))
 		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 	r->sym = sym_session_new(so);
-	if (r->sym)
+	if (r->sym) {
+		/* user files only: the kernel's symbols are the kallsyms or vmlinux given */
+		for (size_t i = 0; i < r->nr_build_ids; i++) {
+			const struct perf_build_id *b = &r->build_ids[i];
+
+			if (!b->kernel && b->filename[0] == '/' &&
+			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
+				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+		}
 		return 0;
+	}
 	ret = errno ? -errno : -ENOMEM;
 	return err_set(r->err, sizeof(r->err), ret, "cannot use the kernel symbols of %s: %s",
 		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",

@@ -237,6 +237,8 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 
 	res->o = l->o;
 	res->nr_attrs = nr;
+	res->build_ids = in->build_ids;
+	res->nr_build_ids = in->nr_build_ids;
 	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
 	if (!res->sym_opts.kallsyms)
 		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
@@ -265,10 +267,16 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 {
 	size_t nr = perf_reader_nr_attrs(l->r);
 	struct callgraph **cgs = l->res.cgs;
+	struct sym_stats st;
 
+	sym_session_stats(l->res.sym, &st);
+	l->p->nr_stale_files = st.files_stale;
+	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
-	if (!l->p->events || !l->p->kernel_source)
+	if (st.first_stale)
+		l->p->first_stale = strdup(st.first_stale);
+	if (!l->p->events || !l->p->kernel_source || (st.first_stale && !l->p->first_stale))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		struct profile_event *e = &l->p->events[l->p->nr_events];
@@ -361,6 +369,7 @@ void profile_free(struct profile *p)
 	free(p->osrelease);
 	free(p->cmdline);
 	free(p->kernel_source);
+	free(p->first_stale);
 	free(p);
 }
 

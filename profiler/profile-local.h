@@ -42,6 +42,14 @@ struct profile {
 	uint64_t		nr_lost_samples;	/* PERF_RECORD_LOST_SAMPLES totals */
 	uint64_t		nr_unknown_id;	/* samples of no known event (skipped) */
 	char			*kernel_source;	/* symbolize's kernel symbol source */
+	/*
+	 * Mapped files whose build-id is not the recording's (rebuilt since): not used, their
+	 * frames unresolved as in perf; the first one's path. Files found in perf's build-id
+	 * cache instead are counted apart.
+	 */
+	uint64_t		nr_stale_files;
+	char			*first_stale;
+	uint64_t		nr_files_from_cache;
 };
 
 /* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */

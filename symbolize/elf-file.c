@@ -221,7 +221,23 @@ static void load_close(struct sym_load *l)
 	free(l);
 }
 
-int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len)
+/* perf's dso__build_id_equal: equal, or @want is a 20-byte id that is @got padded with zeros. */
+static bool build_id_matches(Dwfl_Module *mod, const uint8_t *want, size_t want_len)
+{
+	const unsigned char *got;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &got, &vaddr);
+
+	if (n <= 0 || (size_t)n > want_len || memcmp(got, want, (size_t)n))
+		return false;
+	for (size_t i = (size_t)n; i < want_len; i++)
+		if (want[i])
+			return false;
+	return true;
+}
+
+static int load(struct elf_syms *e, const char *path, const void *image, size_t image_len,
+		const uint8_t *want_id, size_t want_len)
 {
 	struct sym_load *l = calloc(1, sizeof(*l));
 	char fdpath[64];
@@ -253,6 +269,10 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 		err = access(path, R_OK) ? -errno : -ENOEXEC;
 		goto fail;
 	}
+	if (want_id && !build_id_matches(l->mod, want_id, want_len)) {
+		err = -ESTALE;
+		goto fail;
+	}
 	err = read_segments(e, l->mod);
 	if (!err)
 		err = read_symbols(e, l->mod);
@@ -272,6 +292,16 @@ fail:
 	load_close(l);
 	elf_syms_release(e);
 	return err;
+}
+
+int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len)
+{
+	return load(e, path, image, image_len, NULL, 0);
+}
+
+int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len)
+{
+	return load(e, path, NULL, 0, id, len);
 }
 
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbolize/symbolize-local.h"
 
@@ -19,6 +20,8 @@ struct sym_file {
 	bool		perf_map;	/* a JIT map: addresses are looked up as they are */
 	struct elf_syms	elf;		/* ELF files and the vdso */
 	char		*perf_map_text;	/* perf_map: the file's text, names point into it */
+	uint8_t		build_id[20];	/* as recorded; build_id_len 0: not known */
+	uint8_t		build_id_len;
 };
 
 struct sym_session {
@@ -182,6 +185,60 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	return proc_copy_maps(cp, pp);
 }
 
+int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
+			     size_t len)
+{
+	const char *path;
+	struct sym_file *f;
+
+	if (!filename || !id || !len || len > sizeof(f->build_id))
+		return -EINVAL;
+	path = sym_strpool_intern(&s->pool, filename);
+	f = path ? file_get(&s->files, path) : NULL;
+	if (!f)
+		return -ENOMEM;
+	memcpy(f->build_id, id, len);
+	f->build_id_len = (uint8_t)len;
+	return 0;
+}
+
+/* perf's build-id cache entry for @f: $PERF_BUILDID_DIR (else ~/.debug)/.build-id/NN/REST/elf */
+static bool build_id_cache_path(const struct sym_file *f, char *path, size_t size)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char hex[2 * sizeof(f->build_id) + 1];
+	int n;
+
+	for (size_t i = 0; i < f->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", f->build_id[i]);
+	if (dir && *dir)
+		n = snprintf(path, size, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
+	else if (home && *home)
+		n = snprintf(path, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+	else
+		return false;
+	return n > 0 && (size_t)n < size;
+}
+
+/*
+ * A file with a recorded build-id: itself if it still has it, else the build-id cache's copy
+ * (perf record leaves one there), else nothing: -ESTALE.
+ */
+static int load_checked(struct sym_session *s, struct sym_file *f)
+{
+	char cached[4096];
+	int err = elf_syms_load_checked(&f->elf, f->path, f->build_id, f->build_id_len);
+
+	if (err != -ESTALE && err != -ENOENT)
+		return err;
+	if (!build_id_cache_path(f, cached, sizeof(cached)) || access(cached, R_OK))
+		return err;
+	if (elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
+		return err;
+	s->stats.files_from_cache++;
+	return 0;
+}
+
 /* Mappings that are not ELF files: never opened, their addresses have no symbol. */
 static bool is_special_mapping(const char *path)
 {
@@ -203,11 +260,14 @@ static void file_load(struct sym_session *s, struct sym_file *f)
 			err = elf_syms_load(&f->elf, NULL, image, image_len);
 		free(image);
 	} else if (!is_special_mapping(f->path)) {
-		err = elf_syms_load(&f->elf, f->path, NULL, 0);
+		err = f->build_id_len ? load_checked(s, f) :
+		      elf_syms_load(&f->elf, f->path, NULL, 0);
 	}
 	if (err) {
 		f->state = FILE_NO_SYMBOLS;
 		s->stats.files_failed++;
+		if (err == -ESTALE && !s->stats.files_stale++)
+			s->stats.first_stale = f->path;
 		return;
 	}
 	f->state = FILE_LOADED;

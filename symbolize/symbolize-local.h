@@ -145,6 +145,8 @@ struct elf_syms {
 };
 /* Load @path (NULL with @image: an in-memory ELF such as the vdso). 0 or -errno. */
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
+/* The same for a file that must have build-id @id: -ESTALE when it has another (or none). */
+int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
 /* Translate a file offset to the file's address space; false when no PT_LOAD covers it. */
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */

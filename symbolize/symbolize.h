@@ -76,6 +76,15 @@ void sym_session_free(struct sym_session *s);
  */
 int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
 			uint64_t pgoff, const char *filename);
+/*
+ * The build-id the recording saw for @filename (perf's BUILD_ID feature), before its addresses
+ * are resolved. The file is then used only if it still has that build-id, else perf's build-id
+ * cache copy ($PERF_BUILDID_DIR, else ~/.debug: .build-id/NN/REST/elf) when there is one: a file
+ * rebuilt since the recording leaves its addresses unnamed rather than misnamed, as in perf.
+ * An id shorter than @len bytes in the file matches when the rest is zeros. 0, -EINVAL, -ENOMEM.
+ */
+int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
+			     size_t len);
 /* @child starts with a copy of @parent's mappings (FORK record; threads share the parent's). */
 int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
 
@@ -97,6 +106,9 @@ struct sym_stats {
 	uint64_t	lookups;	/* symbol table or DWARF searches (cache misses) */
 	uint64_t	files_loaded;	/* ELF files read through libdwfl */
 	uint64_t	files_failed;	/* mapped files that could not be read (no symbols) */
+	uint64_t	files_stale;	/* of those, rebuilt since the recording (build-id) */
+	const char	*first_stale;	/* the first of them (owned by the session), or NULL */
+	uint64_t	files_from_cache; /* read from perf's build-id cache */
 	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
 };
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
