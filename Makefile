@@ -4,7 +4,7 @@
 #   make run          install deps, build, profile the default workload, print the result
 #   make check        install deps, build, run every test (TAP, via prove)
 #   make check SANITIZE=1   the same with ASan+UBSan, in build-san/
-#   make test-mem     the unit tests under valgrind
+#   make test-mem     the unit tests under valgrind (memcheck; helgrind for the threaded ones)
 #   make V=1          show the commands
 #
 # Sources are found per module (profiler/ symbolize/ output/ workloads/); each module is its own
@@ -149,11 +149,18 @@ unit: $(UNIT_T)
 e2e: tests
 	$(TEST_ENV) prove $(PROVE_FLAGS) $(E2E)
 
+# The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
+THREADED_T	:= $(O)/tests/unit/test-profiler-pipeline-queue.t $(O)/tests/unit/test-profiler-pipeline.t
+
 test-mem: $(UNIT_T)
 	@for t in $(UNIT_T); do \
 		echo "== valgrind $$t"; \
 		valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 			--error-exitcode=1 $$t >/dev/null || exit 1; \
+	done
+	@for t in $(THREADED_T); do \
+		echo "== helgrind $$t"; \
+		valgrind -q --tool=helgrind --error-exitcode=1 $$t >/dev/null || exit 1; \
 	done
 
 deps:
