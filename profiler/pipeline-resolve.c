@@ -9,7 +9,6 @@
  * unknown marker discards the chain, at most RESOLVE_MAX_STACK frames are kept.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -10,7 +10,6 @@
  * record is found here, so that errors name the first bad record whatever the other thread does.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,8 +297,8 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 }
 
 /*
- * The last stacks to the resolving side, and wait for it. Its failure wins over one found here
- * since: it is what went wrong first (the kernel symbols cannot be loaded, say).
+ * The last stacks to the resolving side, and wait for it. Its failure wins over one found here:
+ * it is what went wrong first (the kernel symbols cannot be loaded, say).
  */
 static int finish(struct loader *l, int ret, char *err, size_t errlen)
 {
