@@ -45,6 +45,9 @@ DW_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
 DW_LIBS		:= $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null) -liberty
 TEP_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 TEP_LIBS	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
+# perf record -z writes zstd-compressed records
+ZSTD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
+ZSTD_LIBS	:= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 
 # libperf is not packaged: build it from Debian's kernel source tarball, once, into build/ksrc
 # (shared by the normal and the sanitizer build).
@@ -68,14 +71,14 @@ obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # Link order: users before what they use.
 LINK_ALL	:= $(O)/profiler.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
-		   $(PERF_LIBS) $(TEP_LIBS) $(DW_LIBS) -lm -lpthread
+		   $(PERF_LIBS) $(TEP_LIBS) $(ZSTD_LIBS) $(DW_LIBS) -lm -lpthread
 
 ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c)
 
 all: $(PROG_OUT)
 
 # Only profiler/ sees libperf and libtraceevent; only symbolize/ sees libdw/libelf.
-$(O)/profiler/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
+$(O)/profiler/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS) $(ZSTD_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
 $(call obj,$(profiler_SRCS) profiler/main.c): | $(LIBPERF_A)
 

@@ -78,6 +78,18 @@ enum perf_file_feature {
 	PERF_FEAT_PMU_CAPS	= 31,
 };
 
+/* HEADER_COMPRESSED's type (tools/perf/util/compress.h). */
+#define PERF_COMP_ZSTD		1
+
+/* AUXTRACE_INFO's type (tools/perf/util/auxtrace.h enum auxtrace_type). */
+enum perf_auxtrace_type {
+	PERF_AUXTRACE_INTEL_PT = 1, PERF_AUXTRACE_INTEL_BTS, PERF_AUXTRACE_CS_ETM,
+	PERF_AUXTRACE_ARM_SPE, PERF_AUXTRACE_S390_CPUMSF, PERF_AUXTRACE_HISI_PTT,
+};
+
+/* EVENT_UPDATE's type (tools/lib/perf/include/perf/event.h). */
+#define PERF_EVENT_UPDATE_NAME	2
+
 /*
  * Strings in feature payloads are "struct perf_header_string": u32 len (including padding to a
  * multiple of 8, NUL included), then the bytes.

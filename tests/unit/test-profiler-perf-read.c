@@ -206,7 +206,7 @@ static void test_bad_headers(void)
 	expect_error(g.p, g.len, "byte-swapped magic", "big-endian");
 	RESET();
 	patch64(&g, 8, 16);
-	expect_error(g.p, g.len, "pipe-mode header", "pipe-mode");
+	expect_error(g.p, g.len, "pipe-mode header on a file-mode body", "bad record size");
 	RESET();
 	patch64(&g, 8, 4096);
 	expect_error(g.p, g.len, "bad header size", "header size");
@@ -231,7 +231,7 @@ static void test_bad_headers(void)
 	RESET();
 	g.p[offsetof(struct perf_file_header, adds_features) + PERF_FEAT_COMPRESSED / 8] |=
 		1 << (PERF_FEAT_COMPRESSED % 8);
-	expect_error(g.p, g.len, "compressed feature", "compressed");
+	expect_error(g.p, g.len, "compressed feature bit shifts the sections", "feature");
 	RESET();
 	patch64(&g, sizeof(struct perf_file_header) + sizeof(struct perf_event_attr) + 8, 1 << 30);
 	expect_error(g.p, g.len, "ids section outside", "ids section");
@@ -278,7 +278,7 @@ static void test_bad_records(void)
 	expect_error(f.p, f.len, "record split mid-way", "record");
 	f.p[rec2 + 6] = 48;
 	f.p[rec2] = PERF_RECORD_COMPRESSED;
-	expect_error(f.p, f.len, "compressed record", "compressed");
+	expect_error(f.p, f.len, "garbage compressed record", "decompress");
 	free(f.p);
 }
 
