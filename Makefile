@@ -120,7 +120,7 @@ $(O)/tests/unit/test-output-%.t:    LINK = $(O)/output.a -lm
 $(O)/tests/unit/test-symbolize-%.t: LINK = $(O)/symbolize.a $(DW_LIBS)
 $(O)/tests/unit/test-workloads-%.t: LINK = $(O)/workloads.a -lm -lpthread
 $(O)/tests/unit/test-profiler-%.t:  LINK = $(LINK_ALL)
-$(O)/tests/unit/test-profiler-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
+$(O)/tests/unit/test-profiler-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS) $(ZSTD_CFLAGS)
 $(call obj,$(UNIT_SRCS)): | $(LIBPERF_A)
 
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(TAP_OBJ) $(ARCHIVES) $(PERF_LIBS)

@@ -126,10 +126,10 @@ void warn_profile_notes(const char *input, const struct profile *p)
 		pr_warn("%s: %llu pipe-mode feature/build-id records after the first sample "
 			"ignored", input, (unsigned long long)p->nr_late_headers);
 	if (p->nr_self_elsewhere)
-		pr_warn("%s: %llu samples have their ip in another function than their call "
-			"chain's first entry (precise-ip skid or LBR): kprof gives their Self to the "
-			"chain's first entry, perf to the ip's function", input,
-			(unsigned long long)p->nr_self_elsewhere);
+		pr_debug("%s: %llu samples have their ip in another function than their call "
+			 "chain's first entry (precise-ip skid or LBR): Self goes to the ip's, the "
+			 "chain is used as recorded (as perf does)", input,
+			 (unsigned long long)p->nr_self_elsewhere);
 }
 
 /* Lost samples and throttling make the percentages less trustworthy: say so on stderr. */

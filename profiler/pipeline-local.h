@@ -282,6 +282,7 @@ struct resolver {
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	uint32_t			ids[RESOLVE_MAX_STACK + 1];	/* the stack being added */
 	uint64_t			nr_self_elsewhere;	/* see stack_ids() */
+	bool				detached;	/* of the stack being added */
 	char				err[256];	/* why it failed */
 };
 

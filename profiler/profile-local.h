@@ -56,7 +56,7 @@ struct profile {
 	uint64_t		nr_late_headers;	/* pipe mode: headers after the 1st sample */
 	/*
 	 * Samples whose ip resolves to another frame than their chain's first entry (precise-ip
-	 * skid, LBR): perf's Self goes to the ip's symbol, kprof's to the chain's first entry.
+	 * skid, LBR): Self goes to the ip's symbol, as in perf; counted for --verbose.
 	 */
 	uint64_t		nr_self_elsewhere;
 };

@@ -8,49 +8,7 @@
 # and `kprof collapse` equal to `perf script | kprof collapse --perl-compat -`.
 . "$(dirname "$0")/lib.sh"
 
-E2E=$KPROF_SRC/tests/e2e
-LKP_OPTS="--no-group --children --header -U -g folded,0.5,callee --sort=dso,symbol"
-
-# perf's keys for every event of a file: each "# Samples: ... of event 'X'" section alone
-# through LKP's parser (which reads the first event of its input only).
-perf_keys() {
-	# shellcheck disable=SC2086
-	perf report $LKP_OPTS -i "$1" 2>/dev/null |
-		awk -v p="$1.sec" '/^# Samples: .* of events? / {
-			n++; f = p "." n; print "# ========" >f; sub(/of events /, "of event ")
-		} n { print >f }'
-	for sec in "$1".sec.*; do
-		perl "$E2E/lkp-parse-perf-profile.pl" <"$sec"
-	done | perl "$E2E/lkp-pfx-rename.pl" /proc/kallsyms | LC_ALL=C sort
-}
-
-# kprof's keys of $1 against perf's keys of $2 (default: the same file).
-compare_keys() {
-	perf_keys "${2:-$1}" >"$1.perf"
-	"$KPROF" report --format lkp -i "$1" >"$1.kprof" 2>"$1.err"
-	test -s "$1.perf" && test -s "$1.kprof"
-	perl "$E2E/lkp-keys-compare.pl" "$1.perf" "$1.kprof" 0.01
-}
-
-# "event samples period" per event, from perf script and from kprof's table.
-compare_counts() {
-	perf script -G -F event,period -i "$1" 2>/dev/null |
-		awk '{ sub(/:$/, "", $2); n[$2]++; s[$2] += $1 }
-		     END { for (e in n) printf "%s %d %d\n", e, n[e], s[e] }' |
-		LC_ALL=C sort >"$1.perf-counts"
-	"$KPROF" report --format table -i "$1" 2>/dev/null |
-		awk '/^# Event: / { e = $3; gsub("\047", "", e) } /^# Samples: / { n = $3 }
-		     /^# Event count: / { printf "%s %d %d\n", e, n, $4 }' |
-		LC_ALL=C sort >"$1.kprof-counts"
-	cat "$1.perf-counts"
-	test -s "$1.perf-counts" && test_cmp "$1.perf-counts" "$1.kprof-counts"
-}
-
-compare_folded() {
-	perf script -i "$1" 2>/dev/null | "$KPROF" collapse --perl-compat - >"$1.folded-perf"
-	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>/dev/null
-	test -s "$1.folded-perf" && test_cmp "$1.folded-perf" "$1.folded-kprof"
-}
+. "$KPROF_SRC/tests/e2e/lib-perf-compare.sh"
 
 # -B -N: no build-id cache, perf reads the binaries by path as kprof does (see t3000).
 test_expect_success PERF,PERF_EVENTS 'record: pipe mode, -z, a group read, a single read' '
@@ -124,6 +82,24 @@ test_expect_success RECORDED 'a pipe-mode stream cut mid-record: one line, exit 
 		rc=0; "$KPROF" report -i $input <cut.data >out 2>err || rc=$?
 		[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] || { cat err; exit 1; }
 	done
+'
+
+# Intel PT needs the hardware, and perf 6.1 cannot read AUXTRACE records without a working
+# decoder setup: perf-data-rewrite.pl adds them to file.data, and kprof must read the result
+# exactly as file.data (whose keys equal perf's above), plus one line saying what it skipped.
+test_expect_success RECORDED 'AUXTRACE records: skipped by their size, said in one line' '
+	perl "$E2E/perf-data-rewrite.pl" aux file.data aux.data &&
+	"$KPROF" report -i aux.data >aux.keys 2>aux.err &&
+	"$KPROF" report -i file.data >file.keys 2>/dev/null &&
+	test_cmp file.keys aux.keys &&
+	cat aux.err && test "$(wc -l <aux.err)" -eq 1 &&
+	grep -q "AUXTRACE records (Intel PT) ignored" aux.err &&
+	"$KPROF" collapse -i aux.data >aux.folded 2>aux.err &&
+	"$KPROF" collapse -i file.data >file.folded 2>/dev/null &&
+	test_cmp file.folded aux.folded && grep -q "(Intel PT) ignored" aux.err &&
+	NO_AUXTRACE_INFO=1 perl "$E2E/perf-data-rewrite.pl" aux file.data aux2.data &&
+	"$KPROF" report -i aux2.data >aux2.keys 2>aux2.err &&
+	test_cmp file.keys aux2.keys && grep -q "AUXTRACE records (unknown) ignored" aux2.err
 '
 
 test_expect_success RECORDED 'a corrupt compressed record: one line naming it, exit 1' '
