@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 /* x86_64's PTI trampoline symbol, dropped by perf after the end fix-up (is_entry_trampoline). */
 #define ENTRY_TRAMPOLINE "__entry_SYSCALL_64_trampoline"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 int perfmap_load(struct symtab *t, char **buf, const char *path)
 {

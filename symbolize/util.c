@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 void *zalloc_table(size_t n, size_t size)
 {

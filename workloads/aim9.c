@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define AIM9_TRUE	"/bin/true"	/* AIM ships its own tiny ./true */
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static const char *const thp_names[] = {
 	[WL_THP_SYSTEM] = "system", [WL_THP_ALWAYS] = "always",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define VMS	"vm-scalability"
 #define T	WL_UM_THREADS

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define TMPFS_MAGIC	0x01021994
 

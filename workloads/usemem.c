@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB	(21 << 26)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 int wl_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 {

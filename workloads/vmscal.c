@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static long nr_nodes(void)
 {
