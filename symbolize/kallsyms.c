@@ -129,7 +129,7 @@ int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int err = read_whole_file(path, &buf, &len);
+	int err = read_whole_file(path, 0, &buf, &len);
 
 	if (err) {
 		memset(k, 0, sizeof(*k));

@@ -21,20 +21,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "profiler/lib/lib.h"
 #include "symbolize/symbolize.h"
 
 #define KERNEL_DSO	"[kernel.kallsyms]"
 #define UNKNOWN_DSO	"[unknown]"
 
 /* ---- util.c ---------------------------------------------------------------------------------- */
-/* The whole file (/proc files included) in a malloc'd NUL-terminated buffer. 0 or -errno. */
-int read_whole_file(const char *path, char **out, size_t *len);
-/*
- * A zeroed array for a hash table, its pages written now: calloc's fresh pages would map the
- * shared zero page at the first probe and copy it at the first insert, a second fault per page
- * (and a TLB shootdown of every CPU once the process has threads). NULL on ENOMEM/overflow.
- */
-void *zalloc_table(size_t n, size_t size);
 /* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
 size_t parse_hex(const char **p, uint64_t *v);
 

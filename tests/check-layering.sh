@@ -18,45 +18,42 @@ set -euo pipefail
 fail=0
 bad() { echo "check-layering: $*" >&2; fail=1; }
 
-dir_of() { local v="DIR_$1"; echo "${!v}"; }
-deps_of() { local v="DEPS_$1"; echo "${!v}"; }
+declare -A DIR DEPS
+for m in $MODULES; do
+	v="DIR_$m"; DIR[$m]=${!v}
+	v="DEPS_$m"; DEPS[$m]=" ${!v} "
+done
 
-# The module a path belongs to (longest directory prefix), or nothing.
-module_of_path() {
-	local p=$1 m best= bestlen=0 d
+# The module a path belongs to (longest directory prefix) in $owner, or nothing.
+owner_of() {
+	local p=$1 m len=0
+	owner=
 	for m in $MODULES; do
-		d=$(dir_of "$m")
-		if [[ $p == "$d"/* ]] && (( ${#d} > bestlen )); then
-			best=$m
-			bestlen=${#d}
+		if [[ $p == "${DIR[$m]}"/* ]] && (( ${#DIR[$m]} > len )); then
+			owner=$m
+			len=${#DIR[$m]}
 		fi
 	done
-	echo "$best"
 }
 
 allowed() {	# allowed USER USED
-	[[ $1 == "$2" ]] && return 0
-	local d
-	for d in $(deps_of "$1"); do
-		[[ $d == "$2" ]] && return 0
-	done
-	return 1
+	[[ $1 == "$2" || ${DEPS[$1]} == *" $2 "* ]]
 }
 
 for m in $MODULES; do
-	dir=$(dir_of "$m")
-	files=$(find "$dir" -maxdepth 1 -name '*.[ch]' | sort)
+	files=$(find "${DIR[$m]}" -maxdepth 1 -name '*.[ch]' | sort)
 	tests=$(find tests/unit -maxdepth 1 -name "test-$m-*.c" | sort)
 	for f in $files $tests; do
 		# rules 1 and 2
 		while IFS= read -r inc; do
-			used=$(module_of_path "$inc")
+			owner_of "$inc"
+			used=$owner
 			if [[ -z $used ]]; then
 				[[ $inc == profiler/* ]] && bad "$f: includes \"$inc\", which is in no module"
 				continue
 			fi
 			allowed "$m" "$used" ||
-				bad "$f: module $m includes \"$inc\" of module $used (allowed: $(deps_of "$m"))"
+				bad "$f: module $m includes \"$inc\" of module $used (allowed:${DEPS[$m]})"
 			[[ $inc == *-int.h && $used != "$m" ]] &&
 				bad "$f: includes \"$inc\", a private header of module $used"
 		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
@@ -88,7 +85,7 @@ for m in $MODULES; do
 	while read -r sym; do
 		d=${definer[$sym]:-}
 		[[ -z $d ]] && continue		# a system library's
-		allowed "$m" "$d" || bad "module $m uses $sym of module $d (allowed: $(deps_of "$m"))"
+		allowed "$m" "$d" || bad "module $m uses $sym of module $d (allowed:${DEPS[$m]})"
 	done < <(nm -g --undefined-only "$ARCHIVE_DIR/$m.a" | awk 'NF >= 2 && $1 == "U" {print $2}' | sort -u)
 done
 

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <sys/time.h>
 
+#include "profiler/lib/lib.h"
 #include "workloads/workloads.h"
 
 #define WL_MIB		(1ULL << 20)
@@ -107,9 +108,6 @@ int aim9_exec_test(long arg);
 
 /* ---- helpers (util.c) ------------------------------------------------------------------ */
 
-/* snprintf into err; returns @ret (a negative errno) for "return wl_fail(...)". */
-int wl_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 /* Write the whole buffer to @fd (one write() unless it is short). 0 / -errno. */
 int wl_write_all(int fd, const char *buf, size_t len);
 /* printf() the line with a single write() to the log's descriptor (lines never interleave). */

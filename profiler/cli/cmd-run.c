@@ -226,21 +226,13 @@ static int add_nonzero(struct wl_metrics *dst, const struct wl_metrics *src)
 
 static char *read_file(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "re");
 	char *buf;
-	long n;
+	int ret = read_whole_file(path, 0, &buf, len);
 
-	if (!fp)
+	if (ret) {
+		errno = -ret;
 		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)(n > 0 ? n : 0) + 1);
-	if (buf) {
-		*len = fread(buf, 1, (size_t)(n > 0 ? n : 0), fp);
-		buf[*len] = '\0';
 	}
-	fclose(fp);
 	return buf;
 }
 

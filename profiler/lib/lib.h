@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lib.h - messages and progress for the kprof CLI.
+ * lib.h - the helpers every module may use: messages and progress, error buffers, atomic
+ * output files, whole-file reads, growable arrays and zeroed tables. Depends on libc only.
+ *
+ * Not thread-safe where noted (the log and progress state are process-wide, used by the main
+ * thread only); the memory and file helpers are reentrant. Pointers are not NULL-safe unless
+ * noted.
+ *
+ * ---- Messages and progress (log.c) ----
  *
  * Only profiler/ prints. Errors and warnings go to stderr as one line, lower case, naming the
  * subject first ("kprof: perf.data: truncated record at offset 4096"). Progress is drawn on stderr
  * only when stderr is a terminal, so piped and CI output stays quiet.
  */
-#ifndef KPROF_LOG_LOCAL_H
-#define KPROF_LOG_LOCAL_H
+#ifndef KPROF_LIB_H
+#define KPROF_LIB_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -62,5 +69,30 @@ typedef int (*write_file_fn)(FILE *fp, void *arg);
  * @fn returns 0 or a negative errno. Returns 0 or a negative errno.
  */
 int write_file_atomic(const char *path, write_file_fn fn, void *arg);
+
+/* ---- whole files (file.c) ------------------------------------------------------------------ */
+
+/*
+ * All of @fd (to end of file), or of the file at @path, in a malloc'd NUL-terminated buffer
+ * (*@out, *@len bytes without the NUL; /proc files included). @max: -EFBIG beyond that many
+ * bytes (0: no limit). 0 or -errno; nothing to free on error.
+ */
+int read_whole_fd(int fd, size_t max, char **out, size_t *len);
+int read_whole_file(const char *path, size_t max, char **out, size_t *len);
+
+/* ---- memory (mem.c) ------------------------------------------------------------------------- */
+
+/*
+ * A zeroed array for a hash table, its pages written now: calloc's fresh pages would map the
+ * shared zero page at the first probe and copy it at the first insert, a second fault per page
+ * (and a TLB shootdown of every CPU once the process has threads). NULL on ENOMEM/overflow.
+ */
+void *zalloc_table(size_t n, size_t size);
+/*
+ * Grow an array to hold @need elements of @elem bytes (doubling, at least 64). The (possibly
+ * moved) array, or NULL with the old one intact on ENOMEM/overflow. A NULL @p gets room even
+ * when @need is 0.
+ */
+void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
 
 #endif

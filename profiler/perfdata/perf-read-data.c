@@ -163,32 +163,16 @@ static int classify_other(struct perf_reader *r, struct perf_record *rec, char *
 	return 0;
 }
 
-void *perf_grow_array(void *p, size_t *alloc, size_t need, size_t elem)
-{
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	/* An array never grown is NULL even when nothing is needed: give it room anyway. */
-	if (need <= *alloc && p)
-		return p;
-	while (n < need)
-		n *= 2;
-	q = realloc(p, n * elem);
-	if (q)
-		*alloc = n;
-	return q;
-}
-
 static int enqueue(struct perf_reader *r, const struct perf_record *rec)
 {
 	struct queued_record *q;
 	unsigned char *a;
 
-	q = perf_grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
+	q = grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
 	r->queue = q;
-	a = perf_grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
+	a = grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
 	if (!a)
 		return -ENOMEM;
 	r->arena = a;
@@ -248,10 +232,10 @@ static void sort_queue(struct perf_reader *r)
 	struct queued_record *v = r->queue, *tmp, *swap;
 	size_t n = r->nr_queued, nr_runs = 0, *runs;
 
-	tmp = perf_grow_array(r->sort_tmp, &r->sort_tmp_alloc, n, sizeof(*tmp));
+	tmp = grow_array(r->sort_tmp, &r->sort_tmp_alloc, n, sizeof(*tmp));
 	if (tmp)
 		r->sort_tmp = tmp;
-	runs = perf_grow_array(r->runs, &r->runs_alloc, n + 1, sizeof(*runs));
+	runs = grow_array(r->runs, &r->runs_alloc, n + 1, sizeof(*runs));
 	if (runs)
 		r->runs = runs;
 	if (!tmp || !runs) {
@@ -314,7 +298,7 @@ static int compact(struct perf_reader *r)
 	unsigned char *a2, *tmp;
 	size_t tmp_alloc;
 
-	a2 = perf_grow_array(r->arena2, &r->arena2_alloc, r->arena_len ? r->arena_len : 1, 1);
+	a2 = grow_array(r->arena2, &r->arena2_alloc, r->arena_len ? r->arena_len : 1, 1);
 	if (!a2)
 		return -ENOMEM;
 	r->arena2 = a2;

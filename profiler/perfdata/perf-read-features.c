@@ -165,7 +165,7 @@ static int parse_build_ids(struct perf_file_info *in, struct feat *f)
 		name_len = h.size - sizeof(h) - 28;
 		if (!memchr(name, '\0', name_len))
 			return -EINVAL;
-		b = perf_grow_array(in->build_ids, &alloc, in->nr_build_ids + 1, sizeof(*b));
+		b = grow_array(in->build_ids, &alloc, in->nr_build_ids + 1, sizeof(*b));
 		if (!b)
 			return -ENOMEM;
 		in->build_ids = b;

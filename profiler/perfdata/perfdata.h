@@ -284,12 +284,6 @@ void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes);
  */
 int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen);
 
-/*
- * Grow an array to hold @need elements of @elem bytes (doubling). The (possibly moved) array,
- * or NULL with the old one intact on ENOMEM. Used by the reader and the pipeline's tables.
- */
-void *perf_grow_array(void *p, size_t *alloc, size_t need, size_t elem);
-
 /* True when the first bytes of a file are perf.data's magic (either byte order). */
 bool perf_file_magic_ok(const void *head, size_t len);
 

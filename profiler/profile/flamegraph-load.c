@@ -9,43 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
+#include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"
 #include "profiler/profile/profile.h"
 #include "profiler/script/script.h"
 
 #define SNIFF_BYTES 4096
-
-/* Read all of @fp into a NUL-terminated buffer (standard input cannot be read twice). */
-static int slurp(FILE *fp, char **out, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *b;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		n += fread(buf + n, 1, cap - n - 1, fp);
-		if (n < cap - 1)
-			break;
-		cap *= 2;
-		b = realloc(buf, cap);
-		if (!b) {
-			free(buf);
-			return -ENOMEM;
-		}
-		buf = b;
-	}
-	if (ferror(fp)) {
-		free(buf);
-		return -EIO;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
 
 static void note_folded(struct flamegraph_input_opts *o, const struct folded_read_stats *st)
 {
@@ -102,7 +74,8 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	char *buf;
 	int ret;
 
-	ret = slurp(stdin, &buf, &len);
+	/* standard input cannot be read twice: all of it, then sniff */
+	ret = read_whole_fd(STDIN_FILENO, 0, &buf, &len);
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
 	if (perf_file_magic_ok(buf, len)) {

@@ -67,7 +67,7 @@ static int heads_grow(struct agg_heads *h)
 	struct agg_heads n = { .alloc = h->alloc ? h->alloc * 2 : 256, .nr = h->nr };
 
 	n.keys = malloc(n.alloc * sizeof(*n.keys));
-	n.heads = pipe_zalloc(n.alloc, sizeof(*n.heads));
+	n.heads = zalloc_table(n.alloc, sizeof(*n.heads));
 	if (!n.keys || !n.heads) {
 		free(n.keys);
 		free(n.heads);
@@ -139,7 +139,7 @@ static size_t index_entry(uint64_t slot)
 static int index_grow(struct agg_table *t)
 {
 	size_t n = t->alloc ? t->alloc * 2 : 1024;
-	uint64_t *ix = pipe_zalloc(n, sizeof(*ix));
+	uint64_t *ix = zalloc_table(n, sizeof(*ix));
 
 	if (!ix)
 		return -ENOMEM;
@@ -166,10 +166,10 @@ static int new_entry(struct agg_table *t, const struct agg_key *k, uint64_t hash
 	uint64_t *words;
 
 	tid_head = head_of(&t->by_tid, k->tid);
-	e = perf_grow_array(t->entries, &t->entries_alloc, t->nr + 1, sizeof(*e));
+	e = grow_array(t->entries, &t->entries_alloc, t->nr + 1, sizeof(*e));
 	if (e)
 		t->entries = e;
-	words = perf_grow_array(t->words, &t->words_alloc, t->nr_words + k->nr, sizeof(*words));
+	words = grow_array(t->words, &t->words_alloc, t->nr_words + k->nr, sizeof(*words));
 	if (words)
 		t->words = words;
 	if (!pid_head || !tid_head || !e || !words)

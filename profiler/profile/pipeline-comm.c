@@ -29,7 +29,7 @@ static const char *intern(struct comm_table *t, const char *s)
 
 	if ((t->nr_names + 1) * 2 > t->alloc_names) {
 		size_t alloc = t->alloc_names ? t->alloc_names * 2 : 256;
-		char **names = pipe_zalloc(alloc, sizeof(*names));
+		char **names = zalloc_table(alloc, sizeof(*names));
 
 		if (!names)
 			return NULL;
@@ -66,7 +66,7 @@ static size_t slot_of(const struct comm_table *t, int32_t tid)
 static int grow(struct comm_table *t)
 {
 	size_t alloc = t->alloc ? t->alloc * 2 : 256;
-	struct comm_slot *slots = pipe_zalloc(alloc, sizeof(*slots)), *old = t->slots;
+	struct comm_slot *slots = zalloc_table(alloc, sizeof(*slots)), *old = t->slots;
 	size_t old_alloc = t->alloc;
 
 	if (!slots)

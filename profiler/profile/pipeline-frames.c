@@ -17,7 +17,7 @@
 int frame_cache_init(struct frame_cache *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->e = pipe_zalloc(FRAME_CACHE_SLOTS, sizeof(*c->e));
+	c->e = zalloc_table(FRAME_CACHE_SLOTS, sizeof(*c->e));
 	c->next_gen = FIRST_GEN + 1;
 	return c->e ? 0 : -ENOMEM;
 }

@@ -22,24 +22,10 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"
 #include "profiler/profile/profile.h"
 #include "symbolize/symbolize.h"
-
-/*
- * A zeroed array for a hash table, its pages written now: calloc's fresh pages would map the
- * shared zero page at the first probe and copy it at the first insert, a second fault per page
- * and, with the two threads of the pipeline, a TLB shootdown on the other CPU each time.
- */
-static inline void *pipe_zalloc(size_t n, size_t size)
-{
-	void *p = size && n > SIZE_MAX / size ? NULL : malloc(n * size);
-
-	/* not memset: the compiler would turn malloc + memset(0) back into calloc */
-	if (p)
-		explicit_bzero(p, n * size);
-	return p;
-}
 
 struct comm_slot {
 	int32_t		tid;

@@ -18,7 +18,7 @@ struct consumer_start {
 
 uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words)
 {
-	uint64_t *w = perf_grow_array(b->w, &b->alloc, b->nr + words, sizeof(*w));
+	uint64_t *w = grow_array(b->w, &b->alloc, b->nr + words, sizeof(*w));
 
 	if (!w)
 		return NULL;

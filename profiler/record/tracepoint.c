@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profiler/lib/lib.h"
 #include "profiler/record/event-int.h"
 
 static bool has_events(const char *dir)
@@ -39,33 +40,14 @@ const char *tracefs_dir(void)
 
 static char *read_small_file(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n;
+	char *buf;
+	int ret = read_whole_file(path, 0, &buf, &n);
 
-	if (!fp)
+	if (ret) {
+		errno = -ret;
 		return NULL;
-	for (;;) {
-		if (alloc - n < 4096) {
-			char *nb = realloc(buf, alloc + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			alloc += 8192;
-		}
-		size_t got = fread(buf + n, 1, alloc - n - 1, fp);
-
-		n += got;
-		if (!got)
-			break;
 	}
-	fclose(fp);
-	buf[n] = '\0';
 	if (len)
 		*len = n;
 	return buf;
