@@ -149,6 +149,11 @@ static int trie_add_chain(const uint32_t *chain, const bool *first, size_t n, bo
 	}
 	/* the ip's entry prints the whole chain; without one (all of it hidden by -U), nothing */
 	if (detached && node != IDTAB_NONE) {
+		/* the ip's entry is the chain's first: one entry, one line (perf's he_cache) */
+		if (chain[0] == chain[1]) {
+			t->nodes[node].hits += weight;
+			return 0;
+		}
 		node = trie_child(t, node, chain[0], true);
 		if (node == IDTAB_NONE)
 			return -ENOMEM;
