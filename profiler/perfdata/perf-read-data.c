@@ -231,6 +231,8 @@ again:
 	ret = skip_payload(r, rec, err, errlen);
 	if (ret < 0)
 		return ret;
+	if (ret && !r->prescan_done && r->pipe_mode)
+		return 2;	/* to reader_pipe_open(), which must not take the next record */
 	if (ret)
 		goto again;
 	if (rec->hdr.type == PERF_RECORD_COMPRESSED) {

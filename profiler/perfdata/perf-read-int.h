@@ -99,7 +99,10 @@ int reader_fill(struct perf_reader *r, size_t n, char *err, size_t errlen);
 size_t reader_avail(struct perf_reader *r, size_t n, char *err, size_t errlen, int *ret);
 /* The type of the next record in the stream without taking it: 1, 0 at the end, -errno. */
 int reader_peek_type(struct perf_reader *r, uint32_t *type, char *err, size_t errlen);
-/* The next record in stream order (not time-ordered): 1, 0 at the end, -errno. */
+/*
+ * The next record in stream order (not time-ordered): 1, 0 at the end, -errno; while a
+ * pipe-mode stream is opened, 2 for a record whose payload was skipped (TRACING_DATA, AUXTRACE).
+ */
 int reader_next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen);
 /* Skip @n bytes of the data stream (AUXTRACE and TRACING_DATA payloads). */
 int reader_skip(struct perf_reader *r, uint64_t n, char *err, size_t errlen);

@@ -166,6 +166,8 @@ int reader_pipe_open(struct perf_reader *r, char *err, size_t errlen)
 			return ret;
 		if (!ret)
 			break;
+		if (ret == 2)	/* a record with a payload, skipped */
+			continue;
 		r->stats.records++;
 		ret = reader_user_record(r, &rec, err, errlen);
 		if (ret)

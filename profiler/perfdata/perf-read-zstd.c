@@ -3,7 +3,8 @@
  * perf-read-zstd.c - PERF_RECORD_COMPRESSED (perf record -z): the payloads of all such records
  * are one zstd stream (perf keeps one ZSTD_DStream per session, tools/perf/util/zstd.c), whose
  * output is the kernel's records, a record possibly continued in the next COMPRESSED record
- * (perf's decomp_last). They are handed out from here before the next record of the file, each
+ * (perf's decomp_last). perf flushes the stream after each batch and never ends its frame, so
+ * a stream cut short is seen only by a record left incomplete. They are handed out from here before the next record of the file, each
  * with the file offset of the COMPRESSED record it came from.
  */
 #include <errno.h>
