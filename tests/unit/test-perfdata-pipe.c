@@ -235,12 +235,25 @@ static void read_file(const struct buf *f, struct result *res)
 	read_stream(path, res);
 }
 
+/* The file of @o (the whole frame) is an error: one line holding @needle. */
+static void expect_error(const struct file_opts *o, const char *needle, const char *what)
+{
+	struct buf f;
+	struct result res;
+
+	frame_cut = frame_len;
+	f = build(o);
+	read_file(&f, &res);
+	ok(res.ret < 0 && strstr(res.err, needle) && !strchr(res.err, '\n'), "%s: %s", what,
+	   res.err);
+	free(f.p);
+}
+
 static void test_zstd(void)
 {
 	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_compressed, 0, 0,
 			       0 };
 	struct buf inner = { 0 }, f;
-	struct result res;
 	struct perf_reader *r;
 	struct perf_record rec;
 	char err[256];
@@ -272,21 +285,10 @@ static void test_zstd(void)
 
 	/* the stream ends inside a record */
 	frame_len = compress_flushed(inner.p, inner.len - 20);
-	frame_cut = frame_len;
-	f = build(&o);
-	read_file(&f, &res);
-	ok(res.ret < 0 && strstr(res.err, "ends inside a record") && !strchr(res.err, '\n'),
-	   "a stream that ends inside a record: %s", res.err);
-	free(f.p);
 	free(inner.p);
-
+	expect_error(&o, "ends inside a record", "a stream that ends inside a record");
 	frame[0] ^= 0x55;	/* not a zstd frame (without a checksum, corrupt data can decode) */
-	frame_cut = frame_len;
-	f = build(&o);
-	read_file(&f, &res);
-	ok(res.ret < 0 && strstr(res.err, "compressed record") && !strchr(res.err, '\n'),
-	   "a corrupt frame: %s", res.err);
-	free(f.p);
+	expect_error(&o, "compressed record", "a corrupt frame");
 }
 
 /* An AUXTRACE payload past the end of the data section (file mode). */
