@@ -124,8 +124,9 @@ void warn_profile_notes(const char *input, const struct profile *p)
 			"decoded into samples", input, (unsigned long long)p->nr_auxtrace,
 			perf_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
 	if (p->nr_late_headers)
-		pr_warn("%s: %llu pipe-mode feature/build-id records after the first sample "
-			"ignored", input, (unsigned long long)p->nr_late_headers);
+		pr_warn("%s: %llu header records ignored (pipe-mode features or build-ids after "
+			"the first sample, or attrs in a file's data section)", input,
+			(unsigned long long)p->nr_late_headers);
 	if (p->nr_self_elsewhere)
 		pr_debug("%s: %llu samples have their ip in another function than their call "
 			 "chain's first entry (precise-ip skid or LBR): Self goes to the ip's, the "

@@ -104,7 +104,11 @@ int reader_user_record(struct perf_reader *r, const struct perf_record *rec, cha
 
 	switch (rec->hdr.type) {
 	case PERF_RECORD_HEADER_ATTR:
-		return add_attr(r, rec, err, errlen);
+		if (r->pipe_mode)
+			return add_attr(r, rec, err, errlen);
+		/* a file's attrs are fixed by its header: perf would add an event, kprof says */
+		r->stats.late_headers++;
+		return 0;
 	case PERF_RECORD_EVENT_UPDATE:
 		ret = event_update(r, rec);
 		break;

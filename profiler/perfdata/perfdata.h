@@ -269,7 +269,9 @@ struct perf_record_stats {
 	uint64_t	auxtrace, auxtrace_bytes;	/* AUXTRACE records, their payloads */
 	uint32_t	auxtrace_type;		/* AUXTRACE_INFO's type (1: Intel PT), 0 none */
 	uint64_t	compressed;		/* COMPRESSED records decompressed */
-	uint64_t	late_headers;	/* pipe mode: build-ids/features after the first sample */
+	uint64_t	late_headers;	/* headers kprof cannot use where they are: pipe-mode
+					 * build-ids/features after the first sample, attrs in a
+					 * file's data section */
 };
 
 /* A record as handed out by perf_reader_next(). Valid until the next call. */

@@ -53,7 +53,7 @@ struct profile {
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */
-	uint64_t		nr_late_headers;	/* pipe mode: headers after the 1st sample */
+	uint64_t		nr_late_headers;	/* header records not usable where they are */
 	/*
 	 * Samples whose ip resolves to another frame than their chain's first entry (precise-ip
 	 * skid, LBR): Self goes to the ip's symbol, as in perf; counted for --verbose.

@@ -314,6 +314,35 @@ static void test_aux_past_end(void)
 	free(f.p);
 }
 
+/* A HEADER_ATTR in a file's data section: the header's attrs stay, the record is counted. */
+static void records_file_attr(struct buf *b)
+{
+	put_sample(b, 100, 10);
+	put_attr_record(b);
+	put_sample(b, 101, 20);
+}
+
+static void test_file_mode_attr(void)
+{
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_file_attr, 0, 0,
+			       0 };
+	struct buf f = build(&o);
+	struct perf_reader *r;
+	struct perf_record rec;
+	char err[256];
+	size_t n = 0;
+
+	buf_write(&f, path);
+	free(f.p);
+	if (!ok(!perf_reader_open(path, &r, err, sizeof(err)), "open (%s)", err))
+		return;
+	while (perf_reader_next(r, &rec, err, sizeof(err)) > 0)
+		n += rec.hdr.type == PERF_RECORD_SAMPLE;
+	ok(n == 2 && perf_reader_nr_attrs(r) == 1, "file mode: the attrs stay the header's");
+	is_u64(perf_reader_stats(r)->late_headers, 1, "the HEADER_ATTR record is counted");
+	perf_reader_close(r);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -324,6 +353,7 @@ int main(void)
 	test_pipe_mode();
 	test_zstd();
 	test_aux_past_end();
+	test_file_mode_attr();
 	unlink(path);
 	return done_testing();
 }
