@@ -250,9 +250,23 @@ static void records_no_chain(struct buf *b)
 	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
 }
 
+/* perf record without -g: no PERF_SAMPLE_CALLCHAIN at all (the decoder's chain is NULL). */
+static void records_no_callchain_bit(struct buf *b)
+{
+	uint64_t w[] = { 100, MID + 4, (uint64_t)3 << 32 | 3, 10, 7 };
+
+	put_kernel_map(b);
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 5);
+	w[3] = 11;
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 5);
+}
+
 static void test_no_chain(void)
 {
+	struct file_opts fo = { sizeof(struct perf_event_attr), 1, true, records_no_callchain_bit,
+				SAMPLE_TYPE & ~(uint64_t)PERF_SAMPLE_CALLCHAIN, 0, 0 };
 	struct profile_load_opts o = { .kallsyms = syms };
+	struct buf f;
 	struct profile *p;
 	struct seen s;
 
@@ -260,6 +274,14 @@ static void test_no_chain(void)
 	p = load(&o, &s);
 	ok(p && strstr(s.text, ":3 -1 -1:mid 14 2\n") != NULL,
 	   "samples without call chains are their ip alone");
+	profile_free(p);
+
+	f = build(&fo);
+	buf_write(&f, data);
+	free(f.p);
+	p = load(&o, &s);
+	ok(p && strstr(s.text, ":3 -1 -1:mid 14 2\n") != NULL,
+	   "without PERF_SAMPLE_CALLCHAIN too, identical samples summed");
 	profile_free(p);
 }
 
