@@ -57,7 +57,12 @@ struct sym_session *sym_session_new(const struct sym_opts *opts)
 
 	if (!s)
 		return NULL;
-	err = kernel_syms_init(&s->kernel, opts, &s->pool);
+	if (opts && opts->no_kernel) {
+		s->kernel.source = strdup("none");
+		err = s->kernel.source ? 0 : -ENOMEM;
+	} else {
+		err = kernel_syms_init(&s->kernel, opts, &s->pool);
+	}
 	s->unknown = sym_strpool_intern(&s->pool, UNKNOWN_DSO);
 	if (!err && !s->unknown)
 		err = -ENOMEM;

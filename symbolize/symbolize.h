@@ -38,6 +38,12 @@ struct sym_opts {
 	bool		no_vmlinux_search;
 	/* Kernel release for the vmlinux search (perf.data's OSRELEASE); NULL: uname -r. */
 	const char	*osrelease;
+	/*
+	 * User space only: no kernel symbols are loaded (kernel addresses and pid -1 maps are
+	 * for another session), the source is "none". For a caller that names kernel frames in
+	 * a session of their own, on another thread.
+	 */
+	bool		no_kernel;
 };
 
 struct sym_result {
