@@ -140,7 +140,7 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 	Elf_Scn *rel = section_by_name(elf, ".rela.plt", &rel_shdr), *dynsym;
 	Elf_Data *rels, *syms;
 	uint64_t start;
-	char name[1024];
+	char buf[512];
 
 	if (!rel)
 		rel = section_by_name(elf, ".rel.plt", &rel_shdr);
@@ -159,7 +159,8 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		GElf_Rel r;
 		GElf_Sym sym;
 		const char *sname;
-		char *demangled;
+		char *name;
+		size_t len;
 		uint64_t info;
 
 		if (rel_shdr.sh_type == SHT_RELA && gelf_getrela(rels, (int)i, &rela))
@@ -173,13 +174,21 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
 		if (!sname)
 			break;
-		demangled = sym_demangle(sname);
-		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
-		free(demangled);
+		/* "NAME@plt", demangled when a profile hits it (sym_entry_demangled) */
+		len = strlen(sname);
+		name = len + 5 <= sizeof(buf) ? buf : malloc(len + 5);
+		if (!name)
+			return -ENOMEM;
+		memcpy(name, sname, len);
+		memcpy(name + len, "@plt", 5);
 		sname = sym_strpool_copy(&e->names, name);
+		if (name != buf)
+			free(name);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))
 			return -ENOMEM;
+		e->tab.v[e->tab.nr - 1].plt = true;
+		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(sname);
 		start += plt_shdr.sh_entsize;
 	}
 	symtab_sort(&e->tab);

@@ -83,6 +83,11 @@ struct sym_entry {
 	 * sym_demangle(name) when that is not NULL (see sym_entry_name, sym_entry_demangled).
 	 */
 	bool		mangled;
+	/*
+	 * A synthesized "NAME@plt": @name is that text, @mangled says whether NAME may be, and
+	 * the name shown is perf's "%s@plt" of NAME demangled (in 1024 bytes), made on first use.
+	 */
+	bool		plt;
 };
 struct symtab {
 	struct sym_entry	*v;

@@ -6,6 +6,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	e->binding = binding;
 	e->sized = len != 0;
 	e->mangled = false;
+	e->plt = false;
 	t->nr++;
 	return 0;
 }
@@ -67,8 +69,28 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/* perf 6.1's dso__synthesize_plt_symbols name: snprintf(1024, "%s@plt", demangled or not). */
+static const char *plt_name(const struct sym_entry *e, char **owned)
+{
+	size_t len = strlen(e->name);
+	char *base = strndup(e->name, len >= 4 ? len - 4 : len), *demangled;
+
+	*owned = NULL;
+	if (!base)
+		return e->name;
+	demangled = e->mangled ? sym_demangle(base) : NULL;
+	*owned = malloc(1024);
+	if (*owned)
+		snprintf(*owned, 1024, "%s@plt", demangled ? demangled : base);
+	free(demangled);
+	free(base);
+	return *owned ? *owned : e->name;
+}
+
 const char *sym_entry_demangled(const struct sym_entry *e, char **owned)
 {
+	if (e->plt)
+		return plt_name(e, owned);
 	*owned = e->mangled ? sym_demangle(e->name) : NULL;
 	return *owned ? *owned : e->name;
 }
@@ -221,6 +243,45 @@ static struct sort_key *radix_sort(struct sort_key *a, struct sort_key *b, size_
 }
 
 /*
+ * A sorted table with sorted entries appended (the @plt symbols): one stable merge. False when
+ * the table is not two runs (or there is no memory for the merge).
+ */
+static bool merge_two_runs(struct symtab *t)
+{
+	size_t k = 1, na, nb;
+	struct sym_entry *a, *b, *out, *v;
+
+	while (k < t->nr && t->v[k - 1].start <= t->v[k].start)
+		k++;
+	for (size_t i = k + 1; i < t->nr; i++)
+		if (t->v[i - 1].start > t->v[i].start)
+			return false;
+	v = malloc(t->nr * sizeof(*v));
+	if (!v)
+		return false;
+	a = t->v;
+	na = k;
+	b = t->v + k;
+	nb = t->nr - k;
+	out = v;
+	while (na && nb) {
+		if (b->start < a->start) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memcpy(out, a, na * sizeof(*a));
+	memcpy(out + na, b, nb * sizeof(*b));
+	free(t->v);
+	t->v = v;
+	t->alloc = t->nr;
+	return true;
+}
+
+/*
  * Sorted by start, equal starts in the order they are in (perf's rbtree insertion order). A
  * dynamic symbol table comes in hash order: sorting 16-byte keys by radix and moving each
  * (48-byte) entry once costs a fraction of a comparison sort. Without memory for it, qsort.
@@ -234,6 +295,8 @@ void symtab_sort(struct symtab *t)
 	for (size_t i = 1; i < t->nr && sorted; i++)
 		sorted = t->v[i - 1].start <= t->v[i].start;
 	if (sorted)
+		return;
+	if (merge_two_runs(t))
 		return;
 	keys = malloc(2 * t->nr * sizeof(*keys));
 	v = malloc(t->nr * sizeof(*v));
