@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "profiler/log-local.h"
-#include "profiler/pipeline-local.h"
+#include "profiler/lib/lib.h"
+#include "profiler/profile/pipeline-int.h"
 
 #define KFRAME_SLOTS		(1u << 14)
 #define KFRAME_CHUNK		4096
@@ -65,7 +65,7 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o)
 {
 	memset(k, 0, sizeof(*k));
 	k->opts = *o;
-	k->cache = pipe_zalloc(KFRAME_SLOTS, sizeof(*k->cache));
+	k->cache = zalloc_table(KFRAME_SLOTS, sizeof(*k->cache));
 	if (!k->cache)
 		return -ENOMEM;
 	k->started = !pthread_create(&k->thread, NULL, load, k);
@@ -216,7 +216,7 @@ int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_ba
 	    min_words <= 1 || k->nr_pending == KSIDE_MAX_PENDING)
 		return push_all(k, q, b, min_words, peer_err, err, errlen);
 	/* not yet: the batch waits, and the reading side goes on with a new one */
-	p = perf_grow_array(k->pending, &k->alloc_pending, k->nr_pending + 1, sizeof(*p));
+	p = grow_array(k->pending, &k->alloc_pending, k->nr_pending + 1, sizeof(*p));
 	if (!p)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	k->pending = p;
