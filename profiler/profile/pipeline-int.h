@@ -300,6 +300,8 @@ struct kernel_side {
 	struct sym_session	*sym;		/* the loader thread's until joined */
 	pthread_t		thread;
 	bool			started, joined;
+	pthread_mutex_t		lock;		/* over loaded, ret and sym until joined */
+	bool			lock_inited;
 	bool			loaded;		/* set by the loading thread when done */
 	int			ret;		/* its result */
 	struct kframe_slot	*cache;		/* by address, direct mapped */

@@ -55,9 +55,14 @@ static void *load(void *arg)
 {
 	struct kernel_side *k = arg;
 
-	k->sym = sym_session_new(&k->opts);
-	k->ret = k->sym ? 0 : errno ? -errno : -ENOMEM;
-	__atomic_store_n(&k->loaded, true, __ATOMIC_RELEASE);
+	struct sym_session *sym = sym_session_new(&k->opts);
+	int ret = sym ? 0 : errno ? -errno : -ENOMEM;
+
+	pthread_mutex_lock(&k->lock);
+	k->sym = sym;
+	k->ret = ret;
+	k->loaded = true;
+	pthread_mutex_unlock(&k->lock);
 	return NULL;
 }
 
@@ -66,8 +71,12 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o)
 	memset(k, 0, sizeof(*k));
 	k->opts = *o;
 	k->cache = zalloc_table(KFRAME_SLOTS, sizeof(*k->cache));
-	if (!k->cache)
+	if (!k->cache || pthread_mutex_init(&k->lock, NULL)) {
+		free(k->cache);
+		k->cache = NULL;
 		return -ENOMEM;
+	}
+	k->lock_inited = true;
 	k->started = !pthread_create(&k->thread, NULL, load, k);
 	if (!k->started) {
 		load(k);
@@ -209,11 +218,14 @@ int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_ba
 		     size_t min_words, const char *peer_err, char *err, size_t errlen)
 {
 	struct pipe_batch *p;
+	bool loaded;
 
 	if (b->nr < min_words)
 		return 0;
-	if (k->joined || __atomic_load_n(&k->loaded, __ATOMIC_ACQUIRE) ||
-	    min_words <= 1 || k->nr_pending == KSIDE_MAX_PENDING)
+	pthread_mutex_lock(&k->lock);
+	loaded = k->loaded;
+	pthread_mutex_unlock(&k->lock);
+	if (k->joined || loaded || min_words <= 1 || k->nr_pending == KSIDE_MAX_PENDING)
 		return push_all(k, q, b, min_words, peer_err, err, errlen);
 	/* not yet: the batch waits, and the reading side goes on with a new one */
 	p = grow_array(k->pending, &k->alloc_pending, k->nr_pending + 1, sizeof(*p));
@@ -240,5 +252,7 @@ void kernel_side_release(struct kernel_side *k)
 		free(c);
 	}
 	free(k->cache);
+	if (k->lock_inited)
+		pthread_mutex_destroy(&k->lock);
 	memset(k, 0, sizeof(*k));
 }

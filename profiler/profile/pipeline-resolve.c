@@ -269,6 +269,8 @@ int resolver_start(void *arg)
 			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
 				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 		}
+		/* files load in a thread of their own as they are mapped (else on first use) */
+		(void)sym_session_prefetch(r->sym);
 		return 0;
 	}
 	return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
