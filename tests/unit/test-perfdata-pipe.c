@@ -256,7 +256,7 @@ static void test_zstd(void)
 	struct buf inner = { 0 }, f;
 	struct perf_reader *r;
 	struct perf_record rec;
-	char err[256];
+	char err[256] = "";
 	uint64_t n = 0, last = 0;
 	bool ordered = true;
 
@@ -329,7 +329,7 @@ static void test_file_mode_attr(void)
 	struct buf f = build(&o);
 	struct perf_reader *r;
 	struct perf_record rec;
-	char err[256];
+	char err[256] = "";
 	size_t n = 0;
 
 	buf_write(&f, path);
