@@ -55,8 +55,9 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 	if (!r->zstd && (ret = zstd_init(r, err, errlen)))
 		return ret;
 	z = r->zstd;
-	/* what is left is the start of a record continued in this batch */
-	memmove(z->out, z->out + z->pos, z->len - z->pos);
+	/* what is left is the start of a record continued in this batch (none before the first) */
+	if (z->pos)
+		memmove(z->out, z->out + z->pos, z->len - z->pos);
 	z->len -= z->pos;
 	z->pos = 0;
 	z->offset = rec->offset;
