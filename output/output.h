@@ -444,6 +444,17 @@ double stats_student_t_cdf(double t, double df);
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t, double *df,
 		double *p);
 
+/*
+ * Benjamini-Hochberg: q[i] = min over j with p[j] >= p[i] of p[j] * m / rank(j), capped at 1,
+ * m = the number of non-NaN p. NaN stays NaN. Controls the false discovery rate at q < alpha
+ * for independent (and positively dependent) tests. 0 or -ENOMEM.
+ */
+int stats_bh_adjust(const double *p, size_t n, double *q);
+/* +1 / -1 when @n >= 4 values rise / fall strictly (chance 2/n! for exchangeable runs), else 0 */
+int compare_drift(const double *v, size_t n);
+/* A per-run value for --raw: 5 significant digits, no exponent, no trailing zeros. */
+void compare_fmt_raw(char *buf, size_t len, double v);
+
 /* ---- LKP row selection (lib/stats.rb) ---- */
 struct lkp_side {
 	const double	*v;		/* nr values (fillers included), may be NULL when !has_key */
@@ -492,12 +503,18 @@ struct compare_cell {
 	double	rel_stddev;		/* 100 * stddev / mean; stddev when mean == 0 */
 	double	change;			/* vs column 0: % or absolute; 0 in column 0 */
 	double	p;			/* Welch p-value vs column 0; NAN if not computable */
+	double	q;			/* p adjusted for the false discovery rate over every
+					 * tested (row, column): Benjamini-Hochberg; NAN untested */
+	int	drift;			/* +1 / -1: the runs' values rise / fall strictly run by
+					 * run (compare_drift()), else 0 */
 	const struct matrix_row *row;	/* NULL when the set lacks the key */
 };
 struct compare_row {
 	const char		*key;	/* borrowed from a matrix */
 	bool			absolute;	/* change in points, not % */
-	bool			listed;
+	bool			listed;		/* in the table: lkp_listed or main */
+	bool			lkp_listed;	/* LKP's selection lists it (or -a) */
+	bool			main;		/* the workload's main metric (always listed) */
 	struct compare_cell	*cells;	/* nr_cols, owned */
 };
 struct compare_opts {
@@ -507,12 +524,16 @@ struct compare_opts {
 	double			alpha;	/* --alpha, default 0.05 */
 	bool			raw;	/* --raw */
 	const char		*axis_keys, *axis_values;	/* header block; NULL: omitted */
+	const char		*main_metric;	/* always listed; NULL: none known */
 };
 struct compare_result {
 	const struct compare_col *cols;	/* borrowed */
 	size_t			nr_cols;
 	struct compare_row	*rows;	/* every key of every set, listed ones first in LKP order */
 	size_t			nr_rows, nr_listed;
+	size_t			nr_tested;	/* (row, NEW column) pairs with a p-value */
+	size_t			nr_significant;	/* of those, q < alpha */
+	const struct compare_row *main;	/* the main metric's row, NULL when no set has it */
 };
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);
