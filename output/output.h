@@ -401,7 +401,7 @@ int matrix_write_json(FILE *fp, const struct matrix *m);
 /*
  * Load the result set a user names: a matrix.json file, a kernel directory with matrix.json, a
  * directory of run directories with stats.json (numeric run order), or one run directory.
- * *label (malloc'ed): the kernel release from meta.json ("kernel_release", "release",
+ * *label (malloc'ed): the set's name or kernel release from meta.json ("name", "kernel_release", "release",
  * "osrelease" or "kernel", in the set directory or the first run's), else the directory name.
  * *set_dir (malloc'ed, may be NULL): the set's directory. err: "<file>: <what is wrong>".
  */

@@ -52,6 +52,8 @@ struct run_ctx {
 	char			path_params[256];
 	char			base[3000];	/* .../<workload>/<params>/<release> */
 	struct utsname		uts;
+	struct run_identity	id;
+	char			main_metric[128];
 	double			*main_values;	/* main metric of each finished run */
 	int			nr_done;
 	double			last_duration;
@@ -62,12 +64,17 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
 		"[-o RESULTS]\n"
+		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
 		"       kprof run --list\n\n"
 		"  k=v             nr_task, unit_size, size, runtime (testtime), seed, thp\n"
 		"  -r, --runs N    run the workload N times (default 3)\n"
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
 		"  -o, --output D  result root (default ./results)\n"
+		"  -n, --name NAME the result set's name: its directory and compare label\n"
+		"                  (default: the kernel release, uname -r)\n"
+		"  --commit SHA    the kernel's commit, kept in meta.json\n"
+		"  --note TEXT     a free-form note, kept in meta.json\n"
 		"  -l, --list      list the workloads\n");
 }
 
@@ -185,7 +192,9 @@ static int write_meta(FILE *fp, void *arg)
 
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fputs("{\n  \"workload\": ", fp);
+	fputs("{\n", fp);
+	run_write_identity(fp, &c->id);
+	fputs("  \"workload\": ", fp);
 	json_write_string(fp, workload_name(c->w));
 	fputs(",\n  \"family\": ", fp);
 	json_write_string(fp, workload_family(c->w));
@@ -444,6 +453,8 @@ out:
 		}
 	}
 	c->main_values[c->nr_done++] = main_value;
+	if (run_share_kallsyms(c->base, final))
+		pr_warn("%s: the run keeps its own kallsyms snapshot", final);
 	/* later runs sample what the first one settled on (no repeated fallback notice) */
 	if (c->profile && !c->event && run_profile_event_used()) {
 		c->event_copy = strdup(run_profile_event_used());
@@ -498,10 +509,18 @@ static int setup(struct run_ctx *c)
 	abs = realpath(c->results, NULL);
 	if (!abs)
 		return -errno;
+	run_kernel_identify(&c->id.kernel);
+	if (!c->id.name)
+		c->id.name = c->uts.release;
+	c->id.main_metric = workload_main_metric(c->w, c->main_metric, sizeof(c->main_metric));
 	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", abs, workload_name(c->w), c->path_params,
-		 c->uts.release);
+		 c->id.name);
 	free(abs);
 	memcpy(c->base, dir, sizeof(c->base));
+	if (run_check_set_kernel(c->base, &c->id.kernel, dir, sizeof(dir))) {
+		pr_err("%s", dir);
+		return -EEXIST;
+	}
 	ret = run_mkdirs(c->base);
 	if (ret)
 		pr_err("%s: %s", c->base, strerror(-ret));
@@ -516,6 +535,9 @@ int cmd_run(int argc, char **argv)
 		{ "no-profile", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "commit", required_argument, NULL, 'C' },
+		{ "note", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -526,8 +548,22 @@ int cmd_run(int argc, char **argv)
 
 	wl_params_init(&c.p);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "r:e:o:lh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:e:o:n:lh", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'n':
+			if (!run_name_valid(optarg)) {
+				pr_err("--name '%s': one directory name of letters, digits and ._+- "
+				       "(up to 64, not starting with '.' or '-')", optarg);
+				return KPROF_EXIT_USAGE;
+			}
+			c.id.name = optarg;
+			break;
+		case 'C':
+			c.id.commit = optarg;
+			break;
+		case 'N':
+			c.id.note = optarg;
+			break;
 		case 'r':
 			c.nr_runs = (int)strtol(optarg, &end, 10);
 			if (*end || c.nr_runs < 1 || c.nr_runs > 1000) {

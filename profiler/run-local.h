@@ -9,6 +9,7 @@
 #ifndef KPROF_RUN_LOCAL_H
 #define KPROF_RUN_LOCAL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "workloads/workloads.h"
@@ -28,5 +29,33 @@ int run_write_stats(const char *path, const struct wl_metrics *m);
  * (created when absent); a reason in @err on failure. 0 / -errno.
  */
 int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
+
+/* ---- the set's identity (run-set.c) ---- */
+struct run_kernel {
+	char	release[65], version[65];	/* uname -r, uname -v */
+	char	config_hash[17];		/* FNV-1a of /proc/config.gz or /boot/config-*; "" */
+};
+struct run_identity {
+	const char		*name;		/* the set's directory and label (--name, or release) */
+	const char		*commit, *note;	/* --commit, --note; NULL when not given */
+	const char		*main_metric;
+	struct run_kernel	kernel;
+};
+/* One path component of [A-Za-z0-9._+-], 1..64 characters, not starting with '.' or '-'. */
+bool run_name_valid(const char *name);
+void run_kernel_identify(struct run_kernel *k);
+/*
+ * 0 when the set in @base is empty or its runs were made on kernel build @k (uname -v and, when
+ * both are known, the config hash); -EEXIST with the reason in @err otherwise.
+ */
+int run_check_set_kernel(const char *base, const struct run_kernel *k, char *err,
+			 size_t errlen);
+/*
+ * The run's perf.data.kallsyms becomes a hard link to <base>/kallsyms when their bytes are the
+ * same (the first run's snapshot is the set's). 0 / -errno; a run that keeps its copy is fine.
+ */
+int run_share_kallsyms(const char *base, const char *run_dir);
+/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", each a line. */
+int run_write_identity(FILE *fp, const struct run_identity *id);
 
 #endif
