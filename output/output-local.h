@@ -245,6 +245,10 @@ void hist_release(struct hist *h);
 
 /* ---- shared by the writers ---------------------------------------------------------------- */
 
+/* The table's "# Samples:" and "# Event count:" (or "# Sample count:") header lines. */
+void table_write_counts(FILE *fp, const struct table_opts *o, uint64_t nr_samples,
+			uint64_t total);
+
 /* The module's basename: "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]" unchanged. */
 const char *dso_basename(const char *dso);
 

@@ -146,11 +146,23 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
+enum table_sort_key { TABLE_SORT_COMM, TABLE_SORT_PID, TABLE_SORT_DSO, TABLE_SORT_SYM };
+
 struct table_opts {
 	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
+	/* table_write_sorted() only; all borrowed */
+	const enum table_sort_key *sort;	/* columns in order, e.g. comm,dso */
+	size_t		nr_sort;
+	bool		no_children;	/* one Overhead (Self) column, sorted by it */
+	const char *const *comms;	/* keep samples of these commands; none: all */
+	size_t		nr_comms;
+	const int	*pids;		/* keep samples of these pids; none: all */
+	size_t		nr_pids;
+	const char *const *dsos;	/* keep rows of these modules (path or basename) */
+	size_t		nr_dsos;
 };
 
 /*
@@ -160,6 +172,12 @@ struct table_opts {
  * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
  */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
+/*
+ * perf report's --sort/--comm/--pid/--dso/--no-children/--percent-limit over the table: rows
+ * keyed by o->sort; min_percent applies to the sorting column (Children, or Self with
+ * no_children). Percentages are of all samples (perf's --percentage absolute).
+ */
+int table_write_sorted(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 

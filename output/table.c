@@ -30,15 +30,21 @@ static int row_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->dso, y->dso);
 }
 
+void table_write_counts(FILE *fp, const struct table_opts *o, uint64_t nr_samples,
+			uint64_t total)
+{
+	if (o->event)
+		fprintf(fp, "# Samples: %" PRIu64 " of event '%s'\n", nr_samples, o->event);
+	else
+		fprintf(fp, "# Samples: %" PRIu64 "\n", nr_samples);
+	fprintf(fp, "# %s: %" PRIu64 "\n", o->weight_samples ? "Sample count" : "Event count",
+		total);
+}
+
 static void write_header(FILE *fp, const struct hist *h, const struct table_opts *o,
 			 int dso_width)
 {
-	if (o->event)
-		fprintf(fp, "# Samples: %" PRIu64 " of event '%s'\n", h->nr_samples, o->event);
-	else
-		fprintf(fp, "# Samples: %" PRIu64 "\n", h->nr_samples);
-	fprintf(fp, "# %s: %" PRIu64 "\n", o->weight_samples ? "Sample count" : "Event count",
-		h->total);
+	table_write_counts(fp, o, h->nr_samples, h->total);
 	fprintf(fp, "#\n# Children      Self  %-*s  Symbol\n", dso_width, "Shared Object");
 	fprintf(fp, "# ........  ........  %.*s  ......\n#\n", dso_width,
 		"................................................................................"
