@@ -332,17 +332,27 @@ struct flame_svg_opts {
 	bool		diff;		/* differential: widths from AFTER, colour by the change */
 	bool		self_delta;	/* colour by self instead of inclusive share change */
 	bool		no_normalize;	/* diff: keep BEFORE's counts as they are */
+	double		diff_scale;	/* diff: full colour at this change in percentage points
+					 * (absolute: an A/A diff stays pale); 0: at the largest
+					 * change of the graph (flamegraph.pl's relative scale) */
+	const char	*before_name, *after_name;	/* diff: named in the legend; NULL: "" */
+	unsigned int	max_depth;	/* rows drawn at most; 0: automatic (see below) */
+	bool		all_depths;	/* no automatic culling of deep narrow towers */
 };
 
 struct flame_svg_stats {
 	size_t		frames_drawn;
 	size_t		frames_culled;	/* nodes not drawn: too thin, or under a culled one */
 	unsigned int	depth;		/* rows drawn */
+	size_t		towers_culled;	/* subtrees cut by the depth limit */
+	unsigned int	depth_limit;	/* the limit used; 0: none */
 };
 
 /*
  * Write a self-contained interactive SVG of @t to @fp. An empty tree gives an SVG saying so and
- * -ENODATA. Every name is escaped for XML 1.0: control bytes and invalid UTF-8 become U+FFFD.
+ * -ENODATA. Unless all_depths or max_depth, rows deeper than the deepest frame of at least 1% of
+ * the total plus 8 are not drawn: one deep tower of thin frames no longer sets the height (and
+ * pushes the root off the first screen); a note at the bottom says how many were cut. Every name is escaped for XML 1.0: control bytes and invalid UTF-8 become U+FFFD.
  */
 int flame_svg_write(FILE *fp, const struct flame_tree *t, const struct flame_svg_opts *o,
 		    struct flame_svg_stats *st);

@@ -29,6 +29,7 @@
 #include "output/output.h"
 #include "profiler/atomic-file-local.h"
 #include "profiler/cmd-local.h"
+#include "profiler/flamegraph-local.h"
 #include "profiler/log-local.h"
 #include "profiler/monitor-local.h"
 #include "profiler/run-local.h"
@@ -379,6 +380,12 @@ static int run_once(struct run_ctx *c)
 	go[0] = -1;
 	monitor_sample(mon);
 	if (c->profile) {
+		char *title = flamegraph_format_run_title(workload_name(c->w), c->path_params,
+							  c->id.name, c->uts.release,
+							  run_next_number(c->base));
+
+		run_profile_set_title(title);
+		free(title);
 		snprintf(final, sizeof(final), "%s/perf.data", tmpdir);
 		ret = run_profile_start(&prof, final, c->event);
 		if (ret) {

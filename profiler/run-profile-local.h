@@ -19,6 +19,8 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 int run_profile_stop(struct run_profile *rp, const char *dir);
 /* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
 int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out);
+/* The title of the next profiles' flamegraph.svg (copied; NULL: the default). */
+void run_profile_set_title(const char *title);
 /* The event that was sampled, or NULL before the first profile. */
 const char *run_profile_event_used(void);
 /* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */

@@ -36,6 +36,13 @@ struct run_profile {
 
 static char *event_used;			/* of the latest profile, for meta.json */
 static struct kv_list latest_keys;		/* of the latest profile, for the summary */
+static char *graph_title;			/* of the next run's flamegraph.svg */
+
+void run_profile_set_title(const char *title)
+{
+	free(graph_title);
+	graph_title = title ? strdup(title) : NULL;
+}
 
 const char *run_profile_event_used(void)
 {
@@ -135,7 +142,7 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		pr_err("%s: %s", path, strerror(-ret));
 	/* flamegraph.svg beside it; failing costs only the picture */
 	if (!ret && p->nr_events)
-		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
+		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name, graph_title);
 	kv_list_release(&keys);
 	profile_free(p);
 	return ret ? 1 : 0;
@@ -299,6 +306,7 @@ int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
 
 void run_profile_exit(void)
 {
+	run_profile_set_title(NULL);
 	free(event_used);
 	event_used = NULL;
 	kv_list_release(&latest_keys);
