@@ -42,9 +42,9 @@ static bool mismatch(const char *cmd, bool force, const char *what, const char *
 		     const char *pa, const char *b, const char *pb)
 {
 	if (force) {
-		pr_warn("WARNING: the sets differ in %s: '%s' (%s) vs '%s' (%s); compared anyway "
-			"(--force): the changes mix the %s's effect with the kernels'", what, a, pa,
-			b, pb, what);
+		pr_warn("COMPARED ANYWAY (--force): the sets differ in %s: '%s' (%s) vs '%s' (%s): "
+			"the changes mix the difference in %s with the kernels'", what, a, pa, b, pb,
+			what);
 		return false;
 	}
 	pr_err("%s: the sets differ in %s: '%s' (%s) vs '%s' (%s): they do not belong together "
