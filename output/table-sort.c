@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 struct srow {
 	const char	*comm;		/* NULL when not a sort field */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-report.c - `kprof report`: a perf.data file as LKP perf-profile keys (what LKP's parser
+ * makes of `perf report --children --header -U -g folded,0.5,callee --sort=dso,symbol`), as a
+ * Children/Self table, or as the same keys in JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "profiler/cli/cmd-int.h"
+#include "profiler/cli/cmd-report-int.h"
+#include "profiler/lib/lib.h"
+#include "profiler/profile/profile.h"
+
+enum report_format { FORMAT_LKP, FORMAT_TABLE, FORMAT_JSON };
+
+#define MAX_LIST	64
+
+struct report_args {
+	const char		*input;
+	enum report_format	format;
+	bool			format_given;
+	bool			table_opts;	/* an option only the table knows was given */
+	struct table_opts	to;
+	enum table_sort_key	sort[4];
+	char			*lists[3];	/* --comm, --pid, --dso copies (strtok) */
+	const char		*comms[MAX_LIST], *dsos[MAX_LIST];
+	int			pids[MAX_LIST];
+	struct profile_load_opts load;
+	bool			weight_samples;
+	double			calltrace_min;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: kprof report [-i FILE] [--format lkp|table|json] [--vmlinux PATH]\n"
+		"                    [--kallsyms PATH] [--weight period|samples]\n"
+		"                    [--calltrace-min PCT] [--sort KEYS] [--comm C,...]\n"
+		"                    [--pid P,...] [--dso D,...] [--percent-limit P]\n"
+		"                    [--no-children] [--stdio]\n"
+		"\n"
+		"  -i, --input FILE      perf.data to read (default: perf.data)\n"
+		"  -f, --format FMT      lkp: perf-profile.* keys as LKP derives them (default\n"
+		"                        when stdout is not a terminal);\n"
+		"                        table: Children/Self per symbol (default on a terminal);\n"
+		"                        json: the lkp keys as JSON\n"
+		"      --vmlinux PATH    kernel image with symbols (default: usual places, then\n"
+		"                        kallsyms)\n"
+		"      --kallsyms PATH   kallsyms text (default: FILE.kallsyms, else\n"
+		"                        /proc/kallsyms)\n"
+		"      --weight W        period (default) or samples\n"
+		"      --calltrace-min P folded call-chain threshold in percent (default 0.5)\n"
+		"table options (they imply --format table):\n"
+		"  -s, --sort KEYS       rows by comm, pid, dso, sym (comma list; dso,sym)\n"
+		"      --comm C,...      only samples of these commands\n"
+		"      --pid P,...       only samples of these processes\n"
+		"  -d, --dso D,...       only rows of these modules (path or file name)\n"
+		"      --percent-limit P hide rows below P percent\n"
+		"      --no-children     one Self (Overhead) column, sorted by it\n"
+		"      --stdio           accepted, as perf's (the output is always text)\n"
+		"  -h, --help            this text\n");
+}
+
+static void report_args_release(struct report_args *a)
+{
+	for (size_t i = 0; i < 3; i++)
+		free(a->lists[i]);
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "vmlinux", required_argument, NULL, 'V' },
+		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "calltrace-min", required_argument, NULL, 'c' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "percent-limit", required_argument, NULL, 'L' },
+		{ "no-children", no_argument, NULL, 'N' },
+		{ "stdio", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	*a = (struct report_args){ .input = "perf.data", .calltrace_min = 0.5 };
+	a->to.sort = a->sort;
+	a->to.show_unresolved = true;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:f:s:d:h", longopts, NULL)) != -1) {
+		if (strchr("sCPdLN", c))
+			a->table_opts = true;
+		switch (c) {
+		case 's':
+			if (report_parse_sort(optarg, a->sort, &a->to.nr_sort))
+				return pr_err("report: --sort '%s': keys are comm, pid, dso, sym "
+					      "(each once, comma separated)", optarg), -1;
+			break;
+		case 'C':
+		case 'd':
+			if (report_parse_list(optarg, &a->lists[c == 'C' ? 0 : 2],
+					      c == 'C' ? a->comms : a->dsos,
+					      c == 'C' ? &a->to.nr_comms : &a->to.nr_dsos, MAX_LIST))
+				return pr_err("report: bad list '%s'", optarg), -1;
+			break;
+		case 'P':
+			if (report_parse_pids(optarg, a->pids, &a->to.nr_pids, MAX_LIST))
+				return pr_err("report: --pid '%s': process ids, comma separated",
+					      optarg), -1;
+			break;
+		case 'L':
+			a->to.min_percent = strtod(optarg, &end);
+			if (end == optarg || *end || a->to.min_percent < 0 || a->to.min_percent > 100)
+				return pr_err("report: bad --percent-limit '%s'", optarg), -1;
+			break;
+		case 'N':
+			a->to.no_children = true;
+			break;
+		case 'S':
+			break;
+		case 'i':
+			a->input = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "lkp"))
+				a->format = FORMAT_LKP;
+			else if (!strcmp(optarg, "table"))
+				a->format = FORMAT_TABLE;
+			else if (!strcmp(optarg, "json"))
+				a->format = FORMAT_JSON;
+			else
+				return pr_err("report: unknown format '%s'", optarg), -1;
+			a->format_given = true;
+			break;
+		case 'V':
+			a->load.vmlinux = optarg;
+			break;
+		case 'K':
+			a->load.kallsyms = optarg;
+			break;
+		case 'w':
+			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
+				return pr_err("report: --weight is period or samples"), -1;
+			a->weight_samples = !strcmp(optarg, "samples");
+			break;
+		case 'c':
+			a->calltrace_min = strtod(optarg, &end);
+			if (end == optarg || *end || a->calltrace_min < 0 || a->calltrace_min > 100)
+				return pr_err("report: bad --calltrace-min '%s'", optarg), -1;
+			break;
+		case 'h':
+			return 1;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return pr_err("report: unexpected argument '%s'", argv[optind]), -1;
+	if (a->table_opts && a->format_given && a->format != FORMAT_TABLE)
+		return pr_err("report: --sort, --comm, --pid, --dso, --percent-limit and "
+			      "--no-children shape the table, not LKP's keys (--format table)"), -1;
+	/* a person reads a table; a pipe (LKP's parsers) gets the keys */
+	if (!a->format_given)
+		a->format = a->table_opts || isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_LKP;
+	/* stacks keep their process only when asked: it multiplies the distinct stacks */
+	a->load.keep_pid = a->to.nr_pids > 0;
+	for (size_t i = 0; i < a->to.nr_sort; i++)
+		a->load.keep_pid |= a->sort[i] == TABLE_SORT_PID;
+	a->to.comms = a->comms;
+	a->to.dsos = a->dsos;
+	a->to.pids = a->pids;
+	if (!a->to.nr_sort) {
+		a->sort[0] = TABLE_SORT_DSO;
+		a->sort[1] = TABLE_SORT_SYM;
+		a->to.nr_sort = 2;
+	}
+	return 0;
+}
+
+void warn_stale_files(const char *input, const struct profile *p)
+{
+	if (p->nr_stale_files)
+		pr_warn("%s: %llu mapped file%s rebuilt since the recording (build-id differs, e.g. "
+			"%s) and not in perf's build-id cache: %s frames are unresolved",
+			input, (unsigned long long)p->nr_stale_files,
+			p->nr_stale_files == 1 ? "" : "s", p->first_stale,
+			p->nr_stale_files == 1 ? "its" : "their");
+}
+
+/* Lost samples and throttling make the percentages less trustworthy: say so on stderr. */
+static void report_losses(const char *input, const struct profile *p)
+{
+	warn_stale_files(input, p);
+	if (p->nr_lost || p->nr_lost_records)
+		pr_warn("%s: %llu samples lost (%llu LOST records)", input,
+			(unsigned long long)p->nr_lost, (unsigned long long)p->nr_lost_records);
+	if (p->nr_lost_samples)
+		pr_warn("%s: %llu samples lost (LOST_SAMPLES)", input,
+			(unsigned long long)p->nr_lost_samples);
+	if (p->nr_throttle)
+		pr_warn("%s: sampling was throttled %llu times (unthrottled %llu times)", input,
+			(unsigned long long)p->nr_throttle, (unsigned long long)p->nr_unthrottle);
+	if (p->nr_unknown_id)
+		pr_warn("%s: %llu samples of unknown events skipped", input,
+			(unsigned long long)p->nr_unknown_id);
+}
+
+static int write_keys(const struct report_args *a, const struct profile *p)
+{
+	struct kv_list keys = { 0 };
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->nr_events; i++) {
+		struct lkp_profile_opts lo = {
+			.event = p->events[i].name,
+			.calltrace_min = a->calltrace_min,
+			.print_min = 0.05,
+			.weight_samples = a->weight_samples,
+		};
+
+		ret = lkp_profile_keys(p->events[i].cg, &lo, &keys);
+	}
+	if (!ret) {
+		kv_list_sort(&keys);
+		ret = a->format == FORMAT_JSON ? kv_list_write_json(stdout, &keys) :
+						 kv_list_write_text(stdout, &keys);
+	}
+	kv_list_release(&keys);
+	return ret;
+}
+
+static int write_tables(const struct report_args *a, const struct profile *p)
+{
+	struct table_opts to = a->to;
+	bool plain = !a->table_opts || (a->to.min_percent > 0 && !a->to.nr_comms &&
+					 !a->to.nr_pids && !a->to.nr_dsos && !a->to.no_children &&
+					 a->sort[0] == TABLE_SORT_DSO && a->to.nr_sort == 2);
+	int ret = 0;
+
+	to.weight_samples = a->weight_samples;
+	for (size_t i = 0; !ret && i < p->nr_events; i++) {
+		printf("%s# Event: '%s'\n", i ? "\n" : "", p->events[i].name);
+		/* perf's own dso,symbol Children table, byte for byte, unless reshaped */
+		ret = plain ? table_write(stdout, p->events[i].cg, &to) :
+			      table_write_sorted(stdout, p->events[i].cg, &to);
+	}
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a;
+	struct profile *p;
+	char err[512];
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret) {
+		report_args_release(&a);
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
+	}
+	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
+	if (ret) {
+		pr_err("%s: %s", a.input, err);
+		report_args_release(&a);
+		return KPROF_EXIT_ERROR;
+	}
+	report_losses(a.input, p);
+	if (!p->nr_events)
+		pr_warn("%s: no samples", a.input);
+	ret = a.format == FORMAT_TABLE ? write_tables(&a, p) : write_keys(&a, p);
+	if (!ret && fflush(stdout))
+		ret = -errno;
+	profile_free(p);
+	report_args_release(&a);
+	if (ret) {
+		pr_err("%s: cannot write the report: %s", a.input, strerror(-ret));
+		return KPROF_EXIT_ERROR;
+	}
+	return KPROF_EXIT_OK;
+}

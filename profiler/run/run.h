@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run-profile.h - system-wide sampling of the measured phase of a `kprof run` run, and
+ * the perf-profile.* keys, profile.folded and summary rows made from it (run-profile.c).
+ */
+#ifndef KPROF_RUN_PROFILE_LOCAL_H
+#define KPROF_RUN_PROFILE_LOCAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "workloads/workloads.h"
+
+struct run_profile;
+
+/* Start sampling all CPUs with call chains into @perf_data; @event NULL = default. 0/-errno. */
+int run_profile_start(struct run_profile **out, const char *perf_data, const char *event);
+/* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */
+int run_profile_stop(struct run_profile *rp, const char *dir);
+/* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
+int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out);
+/* The title of the next profiles' flamegraph.svg (copied; NULL: the default). */
+void run_profile_set_title(const char *title);
+/* The event that was sampled, or NULL before the first profile. */
+const char *run_profile_event_used(void);
+/* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */
+void run_profile_summary(const char *base, FILE *fp);
+void run_profile_free(struct run_profile *rp);	/* NULL-safe */
+struct stat_session;
+/*
+ * LKP's perf-stat monitor over the measured phase: every CPU, its default event set, the whole
+ * phase as one interval (runs are often shorter than LKP's 1-s intervals). Failing to start is
+ * not fatal (*out NULL, a warning printed).
+ */
+int run_counters_start(struct stat_session **out);
+/* Stop counting (NULL-safe) and append the perf-stat.* keys to @out. */
+int run_counters_stop(struct stat_session *s, struct wl_metrics *out);
+
+/* Free what the module keeps across runs (the latest event name and keys). */
+void run_profile_exit(void);
+
+
+/*
+ * The result set of `kprof run`:
+ *   RESULTS/<workload>/<params>/<name>/<run#>/{stats.json,<workload>.log,meta.json,...}
+ *   RESULTS/<workload>/<params>/<name>/{matrix.json,kallsyms}
+ * Every file is written to a temporary name and renamed into place; a run directory is built
+ * under a temporary name and renamed to its number only when complete.
+ */
+
+#include <stdio.h>
+
+
+/* mkdir -p. 0 / -errno. */
+int run_mkdirs(const char *path);
+/* The next run number under @base: one more than the largest numeric directory, or 0. */
+int run_next_number(const char *base);
+/* Remove a directory tree (the temporary directory of an unfinished run). */
+int run_remove_tree(const char *path);
+
+/* Write @path via "<path>.tmp" + rename; @fn writes the content. 0 / -errno. */
+/* A flat JSON object {"key": number} (stats.json), keys in the list's order. */
+int run_write_stats(const char *path, const struct wl_metrics *m);
+/*
+ * Append the run whose stats.json is @stats_json as one more column of <base>/matrix.json
+ * (created when absent); a reason in @err on failure. 0 / -errno.
+ */
+int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
+
+
+/* ---- the set's identity (run-set.c) ---- */
+struct run_kernel {
+	char	release[65], version[65];	/* uname -r, uname -v */
+	char	config_hash[17];		/* FNV-1a of /proc/config.gz or /boot/config-*; "" */
+};
+struct run_identity {
+	const char		*name;		/* the set's directory and label (--name, or release) */
+	const char		*commit, *note;	/* --commit, --note; NULL when not given */
+	const char		*main_metric;
+	struct run_kernel	kernel;
+};
+/* One path component of [A-Za-z0-9._+-], 1..64 characters, not starting with '.' or '-'. */
+bool run_name_valid(const char *name);
+void run_kernel_identify(struct run_kernel *k);
+/*
+ * 0 when the set in @base is empty or its runs were made on kernel build @k (uname -v and, when
+ * both are known, the config hash); -EEXIST with the reason in @err otherwise.
+ */
+int run_check_set_kernel(const char *base, const struct run_kernel *k, char *err,
+			 size_t errlen);
+/*
+ * The run's perf.data.kallsyms becomes a hard link to <base>/kallsyms when their bytes are the
+ * same (the first run's snapshot is the set's). 0 / -errno; a run that keeps its copy is fine.
+ */
+int run_share_kallsyms(const char *base, const char *run_dir);
+/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", each a line. */
+int run_write_identity(FILE *fp, const struct run_identity *id);
+
+
+/*
+ * LKP-style system monitors for `kprof run` (profiler/run/monitor.c).
+ */
+
+
+struct monitor;
+
+/* NULL with errno on failure. Free with monitor_free(). */
+struct monitor *monitor_new(void);
+/* Take one sample of /proc/vmstat, /proc/meminfo and /proc/stat. 0 / -errno. */
+int monitor_sample(struct monitor *m);
+/*
+ * Append the per-run values: proc-vmstat.* (counters last - first, gauges the mean),
+ * meminfo.* (mean; plus Memused and max_used_kB), mpstat.cpu.all.*% and vmstat.system.{in,cs}
+ * (means over the 1-s intervals; need two samples).
+ */
+int monitor_metrics(const struct monitor *m, struct wl_metrics *out);
+void monitor_free(struct monitor *m);	/* NULL-safe */
+
+#endif
