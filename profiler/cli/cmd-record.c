@@ -136,7 +136,7 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 	o->nr_tids = t->nr_tids;
 	o->events = t->events;
 	o->nr_events = t->nr_events;
-	return -1;
+	return cmd_check_events("record", o->events, o->nr_events);
 }
 
 /* "a,b,c,..." as is when short, else "a and N more events". */

@@ -601,6 +601,8 @@ int cmd_run(int argc, char **argv)
 			return KPROF_EXIT_USAGE;
 		}
 	}
+	if (c.event && c.profile && (opt = cmd_check_events("run", &c.event, 1)) >= 0)
+		return opt;
 	if (workload_resolve(c.w, &c.p, err, sizeof(err))) {
 		pr_err("%s", err);
 		return KPROF_EXIT_USAGE;

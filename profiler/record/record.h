@@ -64,6 +64,28 @@ int record_parse_u64(const char *arg, uint64_t *v);
 /* Append @arg (borrowed) to a growing -e list. */
 int record_add_event(const char *arg, const char ***events, size_t *nr);
 
+/* ---- what -e accepts (event-list.c) ------------------------------------------------------- */
+
+struct record_known_event {
+	char		*name;		/* "cpu-clock", "sched:sched_switch" (owned) */
+	const char	*kind;		/* "software", "hardware", "hw-cache", "tracepoint" */
+	bool		supported;	/* can be opened here (tracepoints: present) */
+};
+/*
+ * The named events and every tracepoint, matching @glob (fnmatch; NULL: all; "sys:name" globs
+ * tracepoints). 0, or -errno with @err when tracefs cannot be read and nothing else matched;
+ * 0 with a non-empty @err when the named events matched but tracefs could not be read.
+ */
+int record_known_events(const char *glob, struct record_known_event **out, size_t *nr,
+			char *err, size_t errlen);
+void record_known_events_free(struct record_known_event *v, size_t nr);
+/*
+ * Parse every -e before anything starts: -EINVAL for a name that is not an event here (unknown
+ * name, bad modifier, no such tracepoint: a usage error), other -errno when tracefs cannot be
+ * read (the reason names its mode); one line in @err.
+ */
+int record_check_events(const char *const *events, size_t nr, char *err, size_t errlen);
+
 /* The target and event options `record` and `stat` share: -a -C -p -e --duration. */
 struct target_args {
 	bool		system_wide;

@@ -69,7 +69,9 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 	}
 	ret = record_session_start(&o, &rp->rec, err, sizeof(err));
 	if (ret) {
-		pr_err("profiling: %s", err[0] ? err : strerror(-ret));
+		pr_err("profiling: %s%s", err[0] ? err : strerror(-ret),
+		       ret == -EACCES || ret == -EPERM ?
+		       " (or run without the profile: kprof run --no-profile)" : "");
 		run_profile_free(rp);
 		return ret;
 	}
