@@ -147,12 +147,17 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
 enum table_sort_key { TABLE_SORT_COMM, TABLE_SORT_PID, TABLE_SORT_DSO, TABLE_SORT_SYM };
+enum table_callchain { TABLE_CHAIN_NONE, TABLE_CHAIN_CALLER, TABLE_CHAIN_CALLEE };
 
 struct table_opts {
 	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
+	/* table_write() only: under each row its call chains (perf report -g caller|callee),
+	 * each at least chain_min percent of all samples (0: perf's 0.5) */
+	enum table_callchain callchain;
+	double		chain_min;
 	/* table_write_sorted() only; all borrowed */
 	const enum table_sort_key *sort;	/* columns in order, e.g. comm,dso */
 	size_t		nr_sort;

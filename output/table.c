@@ -54,6 +54,7 @@ static void write_header(FILE *fp, const struct hist *h, const struct table_opts
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o)
 {
 	const struct hist_entry **rows = NULL;
+	struct table_chains *tc = NULL;
 	struct hist h = { 0 };
 	size_t i, nr = 0;
 	int dso_width = (int)strlen("Shared Object");
@@ -61,7 +62,12 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 
 	if (!fp || !cg || !o)
 		return -EINVAL;
-	err = hist_build(&h, cg, o->weight_samples, o->show_unresolved, NULL, NULL);
+	if (o->callchain != TABLE_CHAIN_NONE && !(tc = table_chains_new(o->callchain)))
+		return -ENOMEM;
+	err = hist_build(&h, cg, o->weight_samples, o->show_unresolved,
+			 tc ? table_chains_add : NULL, tc);
+	if (!err && tc)
+		err = table_chains_finish(tc, h.nr);
 	if (err)
 		goto out;
 	rows = malloc((h.nr + 1) * sizeof(*rows));
@@ -89,11 +95,15 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 			100.0 * rows[i]->children / h.total, 100.0 * rows[i]->self / h.total,
 			dso_width, dso_basename(rows[i]->dso), rows[i]->kernel ? 'k' : '.',
 			entry_name(rows[i]));
+		if (tc)
+			table_chains_write(fp, tc, &h, (size_t)(rows[i] - h.entries),
+					   o->chain_min > 0 ? o->chain_min : 0.5);
 	}
 	if (ferror(fp))
 		err = -EIO;
 out:
 	free(rows);
+	table_chains_free(tc);
 	hist_release(&h);
 	return err;
 }

@@ -72,3 +72,21 @@ int report_parse_pids(const char *s, int *pids, size_t *nr, size_t max)
 	}
 	return *nr ? 0 : -EINVAL;
 }
+
+int report_parse_callchain(const char *s, enum table_callchain *order, double *min)
+{
+	size_t len = strcspn(s, ",");
+	char *end;
+
+	if (len == 6 && !strncmp(s, "caller", 6))
+		*order = TABLE_CHAIN_CALLER;
+	else if (len == 6 && !strncmp(s, "callee", 6))
+		*order = TABLE_CHAIN_CALLEE;
+	else
+		return -EINVAL;
+	*min = 0;
+	if (!s[len])
+		return 0;
+	*min = strtod(s + len + 1, &end);
+	return end == s + len + 1 || *end || !(*min >= 0 && *min <= 100) ? -EINVAL : 0;
+}

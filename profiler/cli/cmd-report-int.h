@@ -15,5 +15,7 @@ int report_parse_sort(const char *s, enum table_sort_key keys[4], size_t *nr);
 /* Split a copy of @s (kept in *copy, the caller frees it) at commas into @items; appends. */
 int report_parse_list(const char *s, char **copy, const char **items, size_t *nr, size_t max);
 int report_parse_pids(const char *s, int *pids, size_t *nr, size_t max);
+/* -g "caller" or "callee", optionally ",MIN" (a percentage, 0..100). */
+int report_parse_callchain(const char *s, enum table_callchain *order, double *min);
 
 #endif

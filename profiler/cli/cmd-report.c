@@ -63,6 +63,8 @@ static void usage(FILE *fp)
 		"  -d, --dso D,...       only rows of these modules (path or file name)\n"
 		"      --percent-limit P hide rows below P percent\n"
 		"      --no-children     one Self (Overhead) column, sorted by it\n"
+		"  -g, --call-graph O[,MIN]  under each row its call chains: caller (what it\n"
+		"                        calls) or callee (who calls it), each >= MIN%% (0.5)\n"
 		"      --stdio           accepted, as perf's (the output is always text)\n"
 		"  -h, --help            this text\n");
 }
@@ -89,6 +91,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "percent-limit", required_argument, NULL, 'L' },
 		{ "no-children", no_argument, NULL, 'N' },
 		{ "stdio", no_argument, NULL, 'S' },
+		{ "call-graph", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,8 +102,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->to.sort = a->sort;
 	a->to.show_unresolved = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:f:s:d:h", longopts, NULL)) != -1) {
-		if (strchr("sCPdLN", c))
+	while ((c = getopt_long(argc, argv, "i:f:s:d:g:h", longopts, NULL)) != -1) {
+		if (c && strchr("sCPdLNg", c))
 			a->table_opts = true;
 		switch (c) {
 		case 's':
@@ -129,6 +132,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->to.no_children = true;
 			break;
 		case 'S':
+			break;
+		case 'g':
+			if (report_parse_callchain(optarg, &a->to.callchain, &a->to.chain_min))
+				return pr_err("report: -g '%s': caller or callee, optionally ,MIN "
+					      "(percent)", optarg), -1;
 			break;
 		case 'i':
 			a->input = optarg;
@@ -171,6 +179,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (a->table_opts && a->format_given && a->format != FORMAT_TABLE)
 		return pr_err("report: --sort, --comm, --pid, --dso, --percent-limit and "
 			      "--no-children shape the table, not LKP's keys (--format table)"), -1;
+	if (a->to.callchain && (a->to.nr_sort || a->to.nr_comms || a->to.nr_pids ||
+				a->to.nr_dsos || a->to.no_children))
+		return pr_err("report: -g draws the chains of the Children table (dso,sym): not "
+			      "with --sort, --comm, --pid, --dso or --no-children"), -1;
 	/* a person reads a table; a pipe (LKP's parsers) gets the keys */
 	if (!a->format_given)
 		a->format = a->table_opts || isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_LKP;
@@ -244,9 +256,10 @@ static int write_keys(const struct report_args *a, const struct profile *p)
 static int write_tables(const struct report_args *a, const struct profile *p)
 {
 	struct table_opts to = a->to;
-	bool plain = !a->table_opts || (a->to.min_percent > 0 && !a->to.nr_comms &&
-					 !a->to.nr_pids && !a->to.nr_dsos && !a->to.no_children &&
-					 a->sort[0] == TABLE_SORT_DSO && a->to.nr_sort == 2);
+	bool plain = !a->table_opts || a->to.callchain ||
+		     (a->to.min_percent > 0 && !a->to.nr_comms && !a->to.nr_pids &&
+		      !a->to.nr_dsos && !a->to.no_children && a->sort[0] == TABLE_SORT_DSO &&
+		      a->to.nr_sort == 2);
 	int ret = 0;
 
 	to.weight_samples = a->weight_samples;

@@ -57,9 +57,36 @@ test_expect_success '--dso keeps rows of that module (file name or path)' '
 	"$KPROF" report -i w.data --dso "$W" | rows >k2 && test_cmp k k2
 '
 
+# perf's chain under a row: the frames of the lines after "] SYM" up to the next row
+cat >perf-chain.awk <<'EOF'
+$0 ~ "\\] " s "$" { on = 1; next }
+on && /^ +[0-9.]+%/ { exit }
+on { gsub(/[-|]+[0-9.]*%?-*/, ""); gsub(/^ +| +$/, ""); if ($0 != "") printf "%s ", $0 }
+EOF
+# kprof's heaviest chain under a row: the first "--P%--a <- b" line after "] SYM"
+cat >kprof-chain.awk <<'EOF'
+$0 ~ "\\] " s "$" { on = 1; next }
+on && /--[0-9.]+%--/ { sub(/.*--[0-9.]+%--/, ""); gsub(/ (<-|->) /, " "); print; exit }
+EOF
+perf_chain() {
+	perf report -i w.data --children --stdio -g "$1,5" --sort dso,sym 2>/dev/null |
+		awk -v s="$2" -f perf-chain.awk | sed "s/ $//"
+}
+kprof_chain() { "$KPROF" report -i w.data -g "$1" | awk -v s="$2" -f kprof-chain.awk; }
+
+test_expect_success '-g callee and -g caller: the chains perf report prints' '
+	test -n "$(perf_chain callee hot_leaf)" &&
+	test "$(kprof_chain callee hot_leaf)" = "$(perf_chain callee hot_leaf)" &&
+	test "$(kprof_chain caller __libc_start_call_main)" = \
+	     "$(perf_chain caller __libc_start_call_main)" &&
+	"$KPROF" report -i w.data -g callee,50 >k &&
+	grep -q -- "--9[0-9].[0-9][0-9]%--hot_leaf <- hot_parent <- main" k
+'
+
 test_expect_success 'bad values and key-format conflicts are usage errors' '
 	for a in "--sort bogus" "--sort comm,comm" "--pid x" "--pid 1," "--percent-limit 200" \
-		 "--format lkp --sort comm" "--format json --no-children"; do
+		 "--format lkp --sort comm" "--format json --no-children" "-g sideways" \
+		 "-g caller,x" "-g caller --sort comm" "--format lkp -g callee"; do
 		rc=0; "$KPROF" report -i w.data $a >/dev/null 2>err || rc=$?
 		test $rc -eq 2 || { echo "$a: exit $rc"; exit 1; }
 	done
