@@ -55,7 +55,12 @@ struct run_ctx {
 	double			*main_values;	/* main metric of each finished run */
 	int			nr_done;
 	double			last_duration;
+	struct run_comms	comms;		/* of the workload's processes, this run */
+	double			outside;	/* % of samples outside the workload; NAN */
 };
+
+/* Share of samples outside the workload above which a run says the machine is noisy. */
+#define NOISE_WARN_PERCENT	10.0
 
 static void usage(FILE *fp)
 {
@@ -157,9 +162,12 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 				close(pidfd);
 			return -errno;
 		}
-		if (elapsed_since(&next) >= 1.0) {
-			monitor_sample(mon);
-			next.tv_sec += 1;
+		if (elapsed_since(&next) >= 1.0 || !c->comms.nr) {
+			if (elapsed_since(&next) >= 1.0) {
+				monitor_sample(mon);
+				next.tv_sec += 1;
+			}
+			run_comms_scan(&c->comms, pid);	/* who the workload is, for the noise */
 		}
 		if (c->last_duration > 0)
 			progress_update("kprof run: %s run %d/%d: %.0fs elapsed, ~%.0fs remaining",
@@ -214,6 +222,8 @@ static int write_meta(FILE *fp, void *arg)
 		(long)(sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) / 1024)));
 	fputs(",\n  \"date\": ", fp);
 	json_write_string(fp, date);
+	fputs(",\n  \"outside_samples_percent\": ", fp);
+	json_write_number(fp, c->outside);
 	fputs(",\n  \"event\": ", fp);
 	if (c->profile && run_profile_event_used())
 		json_write_string(fp, run_profile_event_used());
@@ -314,6 +324,18 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 	return ret;
 }
 
+/* Samples of other processes: the numbers of this run carry their noise. */
+static void warn_noise(struct run_ctx *c, const struct run_profile *prof, int run_no)
+{
+	const char *top;
+
+	c->outside = run_profile_outside(prof, &top);
+	if (c->outside >= NOISE_WARN_PERCENT)
+		pr_warn("%s run %d: %.0f%% of the samples (idle excluded) were outside the "
+			"workload (%s): the machine is noisy, the run's numbers carry it",
+			workload_name(c->w), run_no, c->outside, top);
+}
+
 /* One run: 0, -EINTR when interrupted, or another -errno (the reason already printed). */
 static int run_once(struct run_ctx *c)
 {
@@ -396,11 +418,15 @@ static int run_once(struct run_ctx *c)
 		ret = -ENOMEM;
 	counters = NULL;
 	if (prof && !run_interrupted) {	/* interrupted: the profile is aborted below */
-		int r = run_profile_stop(prof, tmpdir);
+		int r;
 
+		run_profile_set_workload(&c->comms);
+		r = run_profile_stop(prof, tmpdir);
 		if (!ret)
 			ret = r;
+		warn_noise(c, prof, run_no);
 	}
+	run_comms_release(&c->comms);
 	progress_done();
 	if (!ret && run_interrupted)
 		ret = -EINTR;
@@ -537,7 +563,8 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3 };
+	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3,
+			     .outside = NAN };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[256], *end;
 	int opt, ret = 0, status;

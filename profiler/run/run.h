@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "workloads/workloads.h"
 
@@ -67,6 +68,27 @@ int run_write_stats(const char *path, const struct wl_metrics *m);
  */
 int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
 
+
+/* ---- a noisy machine (run-noise.c) ---- */
+/* The names of the workload's processes, collected while it runs. Zero-initialise. */
+struct run_comms {
+	char	(*v)[16];
+	size_t	nr;
+};
+/* Add the comm of every process whose process group is @pgrp. 0 / -errno. */
+int run_comms_scan(struct run_comms *c, pid_t pgrp);
+void run_comms_release(struct run_comms *c);
+/*
+ * Of @cg's samples (idle excluded), the share in percent whose command is not one of @c's, and
+ * in @top the three busiest of those ("cc1 29%, chromium 6%"). 0 / -ENOMEM.
+ */
+struct callgraph;
+int run_outside_share(const struct callgraph *cg, const struct run_comms *c, double *pct,
+		      char *top, size_t toplen);
+/* The workload's commands for the next profile's share outside it (copied; NULL: none). */
+void run_profile_set_workload(const struct run_comms *c);
+/* The share of samples outside the workload of the stopped profile; NAN when unknown. */
+double run_profile_outside(const struct run_profile *rp, const char **top);
 
 /* ---- the set's identity (run-set.c) ---- */
 struct run_kernel {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kprof run --name/--commit/--note: the set's directory, meta.json, and one kernel build per
-# set (a run on another build is refused); the set's kallsyms snapshot shared by its runs.
+# set (a run on another build is refused); the set's kallsyms snapshot shared by its runs; the
+# noisy-machine warning (share of samples outside the workload).
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
@@ -51,6 +52,20 @@ test_expect_success PERF_EVENTS 'one kallsyms snapshot per set: the runs link to
 	test "$(stat -c %i $S/prof/1/perf.data.kallsyms)" = "$i" &&
 	"$KPROF" report -i $S/prof/1/perf.data >keys &&
 	grep -q "^perf-profile.children" keys
+'
+
+test_expect_success PERF_EVENTS 'a busy process beside the workload: the run says the machine is noisy' '
+	"$FIXTURES/record-work" forever & bg=$!
+	"$KPROF" run brk_test testtime=1 --runs 1 --name noisy >out 2>err; rc=$?
+	kill $bg; wait $bg 2>/dev/null
+	test $rc -eq 0 &&
+	grep -q "warning: brk_test run 0: [0-9]*% of the samples (idle excluded) were outside the workload (.*): the machine is noisy" err &&
+	pct=$(json_get $S/noisy/0/meta.json outside_samples_percent) &&
+	awk -v p="$pct" "BEGIN { exit !(p >= 10) }"
+'
+
+test_expect_success '--no-profile: no share known (null)' '
+	! json_get $S/base/0/meta.json outside_samples_percent
 '
 
 test_done
