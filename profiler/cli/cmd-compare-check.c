@@ -8,7 +8,8 @@
  *
  * The identity comes from meta.json (the set's own or its first run's): "workload" and
  * "path_params" (LKP's path_params, every parameter of the run). A set without meta.json (an LKP
- * matrix.json) cannot be checked; that is said when other sets could be.
+ * matrix.json) cannot be checked; that is said when other sets could be. The sets of one
+ * `kprof run --interleave` (the same "interleave" token) are an intended A/B of parameters.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #include "workloads/workloads.h"
 
 struct identity {
-	char	*workload, *params;
+	char	*workload, *params, *interleave;
 };
 
 static void identity_of(const struct compare_sets *s, size_t i, struct identity *id)
@@ -29,12 +30,15 @@ static void identity_of(const struct compare_sets *s, size_t i, struct identity 
 					      (const char *const[]){ "workload" }, 1);
 	id->params = matrix_set_meta_string(s->dirs[i], &s->m[i],
 					    (const char *const[]){ "path_params" }, 1);
+	id->interleave = matrix_set_meta_string(s->dirs[i], &s->m[i],
+						(const char *const[]){ "interleave" }, 1);
 }
 
 static void identity_release(struct identity *id)
 {
 	free(id->workload);
 	free(id->params);
+	free(id->interleave);
 }
 
 /* One mismatch: refused (an error) or, with --force, a warning that cannot be missed. */
@@ -65,6 +69,11 @@ int compare_sets_check(const struct compare_sets *s, const char *cmd, bool force
 		if (base.workload && id.workload && strcmp(base.workload, id.workload))
 			refused = mismatch(cmd, force, "workload", base.workload,
 					   s->cols[0].path, id.workload, s->cols[i].path);
+		else if (base.params && id.params && strcmp(base.params, id.params) &&
+			 base.interleave && id.interleave && !strcmp(base.interleave, id.interleave))
+			pr_info("%s: an interleaved A/B of parameters ('%s' vs '%s', one kprof run "
+				"--interleave): the changes are the parameters' on one kernel", cmd,
+				base.params, id.params);
 		else if (base.params && id.params && strcmp(base.params, id.params))
 			refused = mismatch(cmd, force, "parameters", base.params,
 					   s->cols[0].path, id.params, s->cols[i].path);

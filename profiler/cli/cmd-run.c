@@ -59,6 +59,8 @@ struct run_ctx {
 	double			outside;	/* % of samples outside the workload; NAN */
 };
 
+#define MAX_INTERLEAVE		8	/* parameter sets of one --interleave run */
+
 /* Share of samples outside the workload above which a run says the machine is noisy. */
 #define NOISE_WARN_PERCENT	10.0
 
@@ -68,6 +70,7 @@ static void usage(FILE *fp)
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
 		"[-o RESULTS]\n"
 		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
+		"                [--interleave 'k=v,...' --interleave 'k=v,...']\n"
 		"       kprof run --list\n\n"
 		"  k=v             nr_task, unit_size, size, runtime (testtime), seed, thp\n"
 		"  -r, --runs N    run the workload N times (default 3)\n"
@@ -78,6 +81,9 @@ static void usage(FILE *fp)
 		"                  (default: the kernel release, uname -r)\n"
 		"  --commit SHA    the kernel's commit, kept in meta.json\n"
 		"  --note TEXT     a free-form note, kept in meta.json\n"
+		"  -I, --interleave SPEC  A/B on one kernel: one parameter set per option (k=v,...\n"
+		"                  over the command line's), runs alternating A B A B; each set\n"
+		"                  its own result directory\n"
 		"  -l, --list      list the workloads\n");
 }
 
@@ -549,6 +555,26 @@ static int setup(struct run_ctx *c)
 	return ret;
 }
 
+/* One --interleave set: "k=v,k=v" or "k=v k=v" over the command line's parameters. */
+static int apply_spec(struct wl_params *p, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, err[256];
+	int n = 0, ret = copy ? 0 : -ENOMEM;
+
+	for (char *kv = copy ? strtok_r(copy, ", ", &save) : NULL; kv && !ret;
+	     kv = strtok_r(NULL, ", ", &save), n++) {
+		ret = wl_params_set(p, kv, err, sizeof(err));
+		if (ret)
+			pr_err("--interleave '%s': %s", spec, err);
+	}
+	if (!ret && !n) {
+		pr_err("--interleave '%s': no k=v", spec);
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -560,19 +586,30 @@ int cmd_run(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "commit", required_argument, NULL, 'C' },
 		{ "note", required_argument, NULL, 'N' },
+		{ "interleave", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3,
 			     .outside = NAN };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[256], *end;
+	const char *specs[MAX_INTERLEAVE];
+	struct run_ctx *sets = NULL;
+	size_t nr_specs = 0, nr_sets = 0;
+	char err[256], *end, token[64];
 	int opt, ret = 0, status;
 
 	wl_params_init(&c.p);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "r:e:o:n:lh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:e:o:n:I:lh", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'I':
+			if (nr_specs == MAX_INTERLEAVE) {
+				pr_err("--interleave: at most %d parameter sets", MAX_INTERLEAVE);
+				return KPROF_EXIT_USAGE;
+			}
+			specs[nr_specs++] = optarg;
+			break;
 		case 'n':
 			if (!run_name_valid(optarg)) {
 				pr_err("--name '%s': one directory name of letters, digits and ._+- "
@@ -630,17 +667,51 @@ int cmd_run(int argc, char **argv)
 	}
 	if (c.event && c.profile && (opt = cmd_check_events("run", &c.event, 1)) >= 0)
 		return opt;
-	if (workload_resolve(c.w, &c.p, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (nr_specs == 1) {
+		pr_err("--interleave: give two parameter sets or more (A and B)");
 		return KPROF_EXIT_USAGE;
+	}
+	nr_sets = nr_specs ? nr_specs : 1;
+	if (nr_specs) {
+		snprintf(token, sizeof(token), "%lld-%d", (long long)time(NULL), (int)getpid());
+		c.id.interleave = token;
+	}
+	sets = calloc(nr_sets, sizeof(*sets));
+	if (!sets)
+		return KPROF_EXIT_ERROR;
+	for (size_t i = 0; i < nr_sets; i++) {
+		sets[i] = c;
+		if (nr_specs && apply_spec(&sets[i].p, specs[i])) {
+			free(sets);
+			return KPROF_EXIT_USAGE;
+		}
+		if (workload_resolve(c.w, &sets[i].p, err, sizeof(err))) {
+			pr_err("%s", err);
+			free(sets);
+			return KPROF_EXIT_USAGE;
+		}
 	}
 	if (workload_needs_root(c.w) && geteuid()) {
 		pr_err("%s: needs root (hugetlb reservation or loop mount)", workload_name(c.w));
+		free(sets);
 		return KPROF_EXIT_ERROR;
 	}
-	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
-	if (!c.main_values || setup(&c)) {
-		free(c.main_values);
+	for (size_t i = 0; i < nr_sets && !ret; i++) {
+		sets[i].main_values = calloc((size_t)c.nr_runs, sizeof(double));
+		if (!sets[i].main_values || setup(&sets[i]))
+			ret = -1;
+		for (size_t j = 0; j < i && !ret; j++) {
+			if (!strcmp(sets[i].base, sets[j].base)) {
+				pr_err("--interleave '%s' and '%s': the same parameters (%s)",
+				       specs[j], specs[i], sets[i].path_params);
+				ret = -1;
+			}
+		}
+	}
+	if (ret) {
+		for (size_t i = 0; i < nr_sets; i++)
+			free(sets[i].main_values);
+		free(sets);
 		return KPROF_EXIT_ERROR;
 	}
 
@@ -650,18 +721,28 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
+	/* interleaved: A B A B ..., so that a drift of the machine hits every set alike */
 	for (int i = 0; i < c.nr_runs && !ret && !run_interrupted; i++)
-		ret = run_once(&c);
+		for (size_t s = 0; s < nr_sets && !ret && !run_interrupted; s++)
+			ret = run_once(&sets[s]);
 	if (run_interrupted) {
-		pr_err("interrupted: %d finished run%s kept in %s", c.nr_done,
-		       c.nr_done == 1 ? "" : "s", c.base);
+		for (size_t s = 0; s < nr_sets; s++)
+			pr_err("interrupted: %d finished run%s kept in %s", sets[s].nr_done,
+			       sets[s].nr_done == 1 ? "" : "s", sets[s].base);
 		status = 128 + run_interrupted;
 	} else {
-		summary(&c);
+		for (size_t s = 0; s < nr_sets; s++)
+			summary(&sets[s]);
+		if (nr_sets > 1 && !ret)
+			printf("interleaved %zu parameter sets, %d runs each: kprof compare %s %s\n",
+			       nr_sets, c.nr_runs, sets[0].base, sets[1].base);
 		status = ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 	}
 	run_profile_exit();
-	free(c.event_copy);
-	free(c.main_values);
+	for (size_t s = 0; s < nr_sets; s++) {
+		free(sets[s].event_copy);
+		free(sets[s].main_values);
+	}
+	free(sets);
 	return status;
 }

@@ -183,6 +183,11 @@ int run_write_identity(FILE *fp, const struct run_identity *id)
 	json_write_string(fp, id->kernel.config_hash);
 	fputs(",\n  \"main_metric\": ", fp);
 	json_write_string(fp, id->main_metric);
+	fputs(",\n  \"interleave\": ", fp);
+	if (id->interleave)
+		json_write_string(fp, id->interleave);
+	else
+		fputs("null", fp);
 	fputs(",\n", fp);
 	return ferror(fp) ? -EIO : 0;
 }

@@ -99,6 +99,8 @@ struct run_identity {
 	const char		*name;		/* the set's directory and label (--name, or release) */
 	const char		*commit, *note;	/* --commit, --note; NULL when not given */
 	const char		*main_metric;
+	const char		*interleave;	/* the token shared by the sets of one --interleave
+						 * run (an intended A/B of parameters); NULL */
 	struct run_kernel	kernel;
 };
 /* One path component of [A-Za-z0-9._+-], 1..64 characters, not starting with '.' or '-'. */
@@ -115,7 +117,8 @@ int run_check_set_kernel(const char *base, const struct run_kernel *k, char *err
  * same (the first run's snapshot is the set's). 0 / -errno; a run that keeps its copy is fine.
  */
 int run_share_kallsyms(const char *base, const char *run_dir);
-/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", each a line. */
+/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", "interleave",
+ * each a line. */
 int run_write_identity(FILE *fp, const struct run_identity *id);
 
 
