@@ -57,8 +57,8 @@ int compare_drift(const double *v, size_t n)
 {
 	bool up = true, down = true;
 
-	if (n < 4)
-		return 0;	/* 3 runs are monotone one time in three by chance alone */
+	if (n < 5)
+		return 0;	/* 4 runs are monotone one time in twelve by chance alone */
 	for (size_t i = 1; i < n; i++) {
 		up &= v[i] > v[i - 1];
 		down &= v[i] < v[i - 1];

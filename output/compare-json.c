@@ -13,9 +13,9 @@
  *
  * Rows are every key of every set: the listed ones first in table order, then the others.
  * "listed" is what the table shows (LKP's selection, -a, and the main metric), "lkp_listed"
- * LKP's selection alone. The base cell has no "change", "p" and "q"; a stddev of a single run
+ * LKP's selection alone (also with -a). The base cell has no "change", "p" and "q"; a stddev of a single run
  * and a p-value that cannot be computed are null. "drift" is +1/-1 when the values rise/fall
- * strictly run by run (4 runs or more), else 0.
+ * strictly run by run (5 runs or more), else 0.
  */
 #include <errno.h>
 #include <math.h>

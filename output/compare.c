@@ -117,8 +117,6 @@ static bool row_listed(const struct compare_row *row, const struct compare_col *
 {
 	struct lkp_side base, new;
 
-	if (o->all)
-		return true;
 	for (size_t c = 1; c < nr_cols; c++) {
 		const struct compare_cell *b = &row->cells[0], *n = &row->cells[c];
 
@@ -270,7 +268,7 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 		fill_cells(row, cols, nr_cols, zeros);
 		row->lkp_listed = row_listed(row, cols, nr_cols, o);
 		row->main = o->main_metric && !strcmp(row->key, o->main_metric);
-		row->listed = row->lkp_listed || row->main;
+		row->listed = row->lkp_listed || row->main || o->all;
 		r->nr_listed += row->listed;
 	}
 	ret = adjust_fdr(r, o);

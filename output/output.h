@@ -483,7 +483,10 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
  * for independent (and positively dependent) tests. 0 or -ENOMEM.
  */
 int stats_bh_adjust(const double *p, size_t n, double *q);
-/* +1 / -1 when @n >= 4 values rise / fall strictly (chance 2/n! for exchangeable runs), else 0 */
+/*
+ * +1 / -1 when @n >= 5 values rise / fall strictly (chance 2/n! for exchangeable runs: 1 in 60
+ * for 5; 4 runs would cry wolf 1 time in 12), else 0.
+ */
 int compare_drift(const double *v, size_t n);
 /* A per-run value for --raw: 5 significant digits, no exponent, no trailing zeros. */
 void compare_fmt_raw(char *buf, size_t len, double v);
@@ -545,8 +548,8 @@ struct compare_cell {
 struct compare_row {
 	const char		*key;	/* borrowed from a matrix */
 	bool			absolute;	/* change in points, not % */
-	bool			listed;		/* in the table: lkp_listed or main */
-	bool			lkp_listed;	/* LKP's selection lists it (or -a) */
+	bool			listed;		/* in the table: lkp_listed, main, or -a */
+	bool			lkp_listed;	/* LKP's selection lists it */
 	bool			main;		/* the workload's main metric (always listed) */
 	struct compare_cell	*cells;	/* nr_cols, owned */
 };

@@ -112,11 +112,11 @@ test_expect_success '--stats --alpha: a noisy row is marked' '
 '
 
 test_expect_success 'drift: a main metric that rises run by run is named' '
-	make_runs drift/a aim9.x 100.0 101.0 102.0 103.0 &&
-	make_runs drift/b aim9.x 100.0 102.0 101.0 100.5 &&
-	for i in 0 1 2 3; do printf "{\"main_metric\": \"aim9.x\"}" >drift/a/$i/meta.json; done &&
+	make_runs drift/a aim9.x 100.0 101.0 102.0 103.0 104.0 &&
+	make_runs drift/b aim9.x 100.0 102.0 101.0 100.5 101.5 &&
+	for i in 0 1 2 3 4; do printf "{\"main_metric\": \"aim9.x\"}" >drift/a/$i/meta.json; done &&
 	"$KPROF" compare drift/a drift/b >out 2>err &&
-	grep -q "warning: a: aim9.x rises strictly run by run over 4 runs: the machine drifts" err &&
+	grep -q "warning: a: aim9.x rises strictly run by run over 5 runs: the machine drifts" err &&
 	"$KPROF" compare drift/b drift/a >out 2>err &&
 	grep -q "b: aim9.x\|a: aim9.x rises" err &&
 	"$KPROF" compare --json drift/a drift/b | grep -q "\"drift\": 1"

@@ -170,11 +170,11 @@ static void test_drift_and_raw(void)
 {
 	char buf[64];
 
-	is_int(compare_drift((const double[]){ 1, 2, 3, 4 }, 4), 1, "rising");
+	is_int(compare_drift((const double[]){ 1, 2, 3, 4, 5 }, 5), 1, "rising");
 	is_int(compare_drift((const double[]){ 4, 3, 2, 1, 0.5 }, 5), -1, "falling");
-	is_int(compare_drift((const double[]){ 1, 2, 3 }, 3), 0, "3 runs: no verdict");
-	is_int(compare_drift((const double[]){ 1, 2, 2, 4 }, 4), 0, "a tie is no trend");
-	is_int(compare_drift((const double[]){ 1, 3, 2, 4 }, 4), 0, "up and down");
+	is_int(compare_drift((const double[]){ 1, 2, 3, 4 }, 4), 0, "4 runs: no verdict");
+	is_int(compare_drift((const double[]){ 1, 2, 2, 4, 5 }, 5), 0, "a tie is no trend");
+	is_int(compare_drift((const double[]){ 1, 3, 2, 4, 5 }, 5), 0, "up and down");
 	compare_fmt_raw(buf, sizeof(buf), 1351624.95);
 	is_str(buf, "1351625", "large values: integers");
 	compare_fmt_raw(buf, sizeof(buf), 7.641234567);
