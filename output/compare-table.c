@@ -5,8 +5,10 @@
  *
  * LKP row: for each column, the change field (12 wide, not for the base), the mean (10 wide)
  * and the stddev field (6 wide), then two spaces and the key. --stats widens every column by an
- * always-shown stddev with one decimal and the number of runs, adds Welch's p-value after each
- * change, and puts a mark before the key when the change is not significant.
+ * always-shown stddev with one decimal and the number of runs, adds Welch's p-value and its
+ * Benjamini-Hochberg q-value after each change, and puts a mark before the key when the change
+ * is not significant at the false discovery rate alpha. The workload's main metric is always
+ * there, with a line under the table when LKP's selection would not list it.
  */
 #include <errno.h>
 #include <math.h>
