@@ -82,8 +82,13 @@ static int add_path(struct table_chains *tc, const uint32_t *ids, uint32_t len, 
 	return 0;
 }
 
-/* A hist_chain_fn: one path per entry of the chain, from its first occurrence. */
-int table_chains_add(const uint32_t *chain, const bool *first, size_t n, uint64_t w, void *arg)
+/*
+ * A hist_chain_fn: one path per entry of the chain, from its first occurrence. A detached ip
+ * (skid, LBR: chain[0] is not called by chain[1]) is no callee of the chain: caller paths stop
+ * above it, and its own caller path is itself alone.
+ */
+int table_chains_add(const uint32_t *chain, const bool *first, size_t n, bool detached,
+		     uint64_t w, void *arg)
 {
 	struct table_chains *tc = arg;
 	uint32_t buf[MAX_PATH];
@@ -97,8 +102,10 @@ int table_chains_add(const uint32_t *chain, const bool *first, size_t n, uint64_
 		if (tc->order == TABLE_CHAIN_CALLEE)	/* up: i, i+1, ... (callers) */
 			for (size_t j = i; j < n && len < MAX_PATH; j++)
 				buf[len++] = chain[j];
+		else if (detached && i == 0)
+			buf[len++] = chain[0];
 		else					/* down: i, i-1, ... 0 (callees) */
-			for (size_t j = i + 1; j-- > 0 && len < MAX_PATH; )
+			for (size_t j = i + 1; j-- > (detached ? 1 : 0) && len < MAX_PATH; )
 				buf[len++] = chain[j];
 		err = add_path(tc, buf, len, w);
 	}
