@@ -5,8 +5,10 @@
  *
  * LKP row: for each column, the change field (12 wide, not for the base), the mean (10 wide)
  * and the stddev field (6 wide), then two spaces and the key. --stats widens every column by an
- * always-shown stddev with one decimal and the number of runs, adds Welch's p-value after each
- * change, and puts a mark before the key when the change is not significant.
+ * always-shown stddev with one decimal and the number of runs, adds Welch's p-value and its
+ * Benjamini-Hochberg q-value after each change, and puts a mark before the key when the change
+ * is not significant at the false discovery rate alpha. The workload's main metric is always
+ * there, with a line under the table when LKP's selection would not list it.
  */
 #include <errno.h>
 #include <math.h>
@@ -30,9 +32,12 @@ static void write_stats_legend(FILE *fp, const struct compare_result *r,
 	fprintf(fp, "# --stats: %%stddev is the population stddev in %% of the mean, always shown; "
 		"runs is the number of runs.\n");
 	fprintf(fp, "# p is the two-sided p-value of Welch's unequal-variances t-test against the "
-		"base (missing values count as 0).\n");
-	fprintf(fp, "# '~' marks rows with p >= alpha = %g (the change may be noise), '?' rows "
-		"without a p-value.\n", o->alpha);
+		"base (missing values count as 0);\n");
+	fprintf(fp, "# q is p adjusted for the false discovery rate (Benjamini-Hochberg) over all "
+		"%zu tested rows,\n# listed or not: %zu of them have q < alpha = %g.\n",
+		r->nr_tested, r->nr_significant, o->alpha);
+	fprintf(fp, "# '~' marks rows with q >= alpha (the change may be noise), '?' rows "
+		"without a p-value.\n");
 	for (size_t c = 0; c < r->nr_cols; c++) {
 		size_t n = r->cols[c].m->nr_runs;
 
@@ -52,7 +57,7 @@ static void write_stats_legend(FILE *fp, const struct compare_result *r,
 
 static void write_header(FILE *fp, const struct compare_result *r, const struct compare_opts *o)
 {
-	size_t first_w = o->stats ? 23 : 16, col_w = o->stats ? 43 : 27;
+	size_t first_w = o->stats ? 23 : 16, col_w = o->stats ? 52 : 27;
 
 	repeat(fp, '=', LKP_RULE_WIDTH);
 	putc('\n', fp);
@@ -85,7 +90,7 @@ static void write_header(FILE *fp, const struct compare_result *r, const struct 
 	if (o->stats) {
 		fprintf(fp, "      mean %%stddev runs");
 		for (size_t c = 1; c < r->nr_cols; c++)
-			fprintf(fp, "    %%change  p-value       mean %%stddev runs");
+			fprintf(fp, "    %%change  p-value  q-value       mean %%stddev runs");
 		fprintf(fp, "\n");
 		return;
 	}
@@ -125,9 +130,11 @@ static void write_row(FILE *fp, const struct compare_result *r, const struct com
 			if (o->stats) {
 				format_p(buf, sizeof(buf), cell->p);
 				fprintf(fp, "%s ", buf);
-				if (isnan(cell->p) && mark == ' ')
+				format_p(buf, sizeof(buf), cell->q);
+				fprintf(fp, "%s ", buf);
+				if (isnan(cell->q) && mark == ' ')
 					mark = '?';
-				else if (!isnan(cell->p) && cell->p >= o->alpha)
+				else if (!isnan(cell->q) && cell->q >= o->alpha)
 					mark = '~';
 			}
 		}
@@ -163,7 +170,7 @@ static void write_raw(FILE *fp, const struct compare_result *r, const struct com
 				fputs(" -", fp);
 				continue;
 			}
-			json_format_number(buf, sizeof(buf), cell->row->v[k]);
+			compare_fmt_raw(buf, sizeof(buf), cell->row->v[k]);
 			fprintf(fp, " %s", buf);
 		}
 		putc('\n', fp);
@@ -180,6 +187,10 @@ int compare_write_table(FILE *fp, const struct compare_result *r, const struct c
 		if (o->raw)
 			write_raw(fp, r, &r->rows[i]);
 	}
+	/* the headline number is always there, but never passed off as one of LKP's changes */
+	if (r->main && !r->main->lkp_listed)
+		fprintf(fp, "# %s: the workload's main metric, shown although LKP's selection "
+			"would not list it (no change by LKP's rules)\n", r->main->key);
 	putc('\n', fp);	/* Compare.show_group ends each group with a blank line */
 	return ferror(fp) ? -EIO : 0;
 }

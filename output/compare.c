@@ -87,6 +87,8 @@ static void fill_cells(struct compare_row *row, const struct compare_col *cols, 
 		cell->stddev = stats_pstddev(v, cols[c].m->nr_runs);
 		cell->rel_stddev = cell->mean != 0 ? 100 * cell->stddev / cell->mean : cell->stddev;
 		cell->p = NAN;
+		cell->q = NAN;
+		cell->drift = cell->row ? compare_drift(cell->row->v, cols[c].m->nr_runs) : 0;
 	}
 	for (size_t c = 1; c < nr_cols; c++) {
 		struct compare_cell *cell = &row->cells[c];
@@ -115,8 +117,6 @@ static bool row_listed(const struct compare_row *row, const struct compare_col *
 {
 	struct lkp_side base, new;
 
-	if (o->all)
-		return true;
 	for (size_t c = 1; c < nr_cols; c++) {
 		const struct compare_cell *b = &row->cells[0], *n = &row->cells[c];
 
@@ -203,6 +203,35 @@ static int sort_rows(struct compare_result *r, const struct compare_opts *o)
 	return 0;
 }
 
+/* Every (row, NEW column) p-value is one test: q-values over all of them, not only the listed. */
+static int adjust_fdr(struct compare_result *r, const struct compare_opts *o)
+{
+	size_t n = r->nr_rows * (r->nr_cols - 1), k = 0;
+	double *p = calloc(n ? n : 1, sizeof(*p)), *q = calloc(n ? n : 1, sizeof(*q));
+	int ret = -ENOMEM;
+
+	if (!p || !q)
+		goto out;
+	for (size_t i = 0; i < r->nr_rows; i++)
+		for (size_t c = 1; c < r->nr_cols; c++)
+			p[k++] = r->rows[i].cells[c].p;
+	ret = stats_bh_adjust(p, n, q);
+	if (ret)
+		goto out;
+	k = 0;
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		for (size_t c = 1; c < r->nr_cols; c++, k++) {
+			r->rows[i].cells[c].q = q[k];
+			r->nr_tested += !isnan(p[k]);
+			r->nr_significant += !isnan(q[k]) && q[k] < o->alpha;
+		}
+	}
+out:
+	free(p);
+	free(q);
+	return ret;
+}
+
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r)
 {
@@ -237,10 +266,17 @@ int compare_build(const struct compare_col *cols, size_t nr_cols, const struct c
 			goto out;
 		r->nr_rows++;
 		fill_cells(row, cols, nr_cols, zeros);
-		row->listed = row_listed(row, cols, nr_cols, o);
+		row->lkp_listed = row_listed(row, cols, nr_cols, o);
+		row->main = o->main_metric && !strcmp(row->key, o->main_metric);
+		row->listed = row->lkp_listed || row->main || o->all;
 		r->nr_listed += row->listed;
 	}
-	ret = sort_rows(r, o);
+	ret = adjust_fdr(r, o);
+	if (!ret)
+		ret = sort_rows(r, o);
+	for (size_t i = 0; !ret && i < r->nr_rows; i++)
+		if (r->rows[i].main)
+			r->main = &r->rows[i];
 out:
 	free(keys);
 	free(zeros);

@@ -13,6 +13,7 @@
  * width and are listed in their parent's tooltip.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 #define FONT_SIZE	12
 #define FONT_WIDTH	0.59
 #define BEFORE_ONLY_LISTED 5	/* names of vanished children shown in a parent's tooltip */
+#define TOWER_MIN_SHARE	0.01	/* frames at least this wide set the automatic depth limit */
+#define TOWER_SLACK	8	/* rows kept below (above) the deepest such frame */
+#define LEGEND_CELLS	11	/* colour cells of the diff legend, -scale .. +scale */
 
 struct layout {
 	const struct flame_tree	*t;
@@ -38,7 +42,11 @@ struct layout {
 	double		px_per_count;
 	unsigned int	width, fh, ypad1, ypad2, height;
 	unsigned int	max_depth;
+	unsigned int	depth_limit;	/* frames deeper are not drawn; UINT_MAX: none */
+	unsigned int	deepest_wide;	/* deepest frame of >= TOWER_MIN_SHARE */
+	size_t		towers_culled;
 	double		max_delta;
+	double		color_scale;	/* |delta| of full colour, a share of the total */
 	const char	*countname;
 };
 
@@ -137,7 +145,9 @@ static int visit_drawn(struct layout *l, FILE *fp, visit_fn fn, size_t *nr_drawn
 		for (uint32_t i = 0; i < nr; i++) {
 			uint32_t c = children[i];
 
-			if (drawn(l, &nodes[c]))
+			if (drawn(l, &nodes[c]) && v.depth + 1 > l->depth_limit)
+				l->towers_culled++;
+			else if (drawn(l, &nodes[c]))
 				stack[sp++] = (struct visit){ c, v.depth + 1, x };
 			x += nodes[c].total[FLAME_AFTER];
 		}
@@ -157,6 +167,9 @@ static void measure(struct layout *l, FILE *fp, uint32_t node, double x, unsigne
 {
 	if (depth > l->max_depth)
 		l->max_depth = depth;
+	if (depth > l->deepest_wide && l->t->nodes[node].total[FLAME_AFTER] >=
+	    TOWER_MIN_SHARE * l->total)
+		l->deepest_wide = depth;
 	if (l->o->diff) {
 		double d = fabs(delta_of(l, &l->t->nodes[node]));
 
@@ -258,7 +271,7 @@ static void draw_frame(struct layout *l, FILE *fp, uint32_t node, double x, unsi
 	unsigned char rgb[3];
 
 	if (l->o->diff)
-		flame_diff_color(delta_of(l, n), l->max_delta, rgb);
+		flame_diff_color(delta_of(l, n), l->color_scale, rgb);
 	else
 		flame_color(l->o->colors, n->name, n->flags, rgb);
 	fprintf(fp, "<g fg:x=\"%.12g\" fg:w=\"%.12g\"><title>", x, n->total[FLAME_AFTER]);
@@ -327,6 +340,58 @@ static void put_header(const struct layout *l, FILE *fp, const char *subtitle)
 		XPAD, h - 17, XPAD, w - XPAD - 100, w - XPAD - 16, w - XPAD - 100, h - 17);
 }
 
+static void put_pp(FILE *fp, double share)
+{
+	fprintf(fp, "%+.3g pp", 100 * share);
+}
+
+/*
+ * The diff legend: which side is which, and the colour scale with its ends in percentage
+ * points of the total (absolute: the same change is the same colour in every graph).
+ */
+static void put_legend(const struct layout *l, FILE *fp)
+{
+	const struct flame_svg_opts *o = l->o;
+	unsigned int y = l->ypad1 - FONT_SIZE - 4, cell = 18;
+	unsigned int x = l->width - XPAD - LEGEND_CELLS * cell - 60;
+
+	fprintf(fp, "<g id=\"legend\" fg:scale=\"%.6g\"><text x=\"%u\" y=\"%u\">BEFORE: ",
+		100 * l->color_scale, XPAD, y + FONT_SIZE - 2);
+	flame_xml_put(fp, o->before_name ? o->before_name : "(before)", 80);
+	fputs(" \xe2\x86\x92 AFTER: ", fp);
+	flame_xml_put(fp, o->after_name ? o->after_name : "(after)", 80);
+	fputs(o->diff_scale > 0 ? "  (colour: change of share, absolute scale)" :
+				  "  (colour: relative to the largest change)", fp);
+	fprintf(fp, "</text><text x=\"%u\" y=\"%u\" style=\"text-anchor: end\">",
+		x - 4, y + FONT_SIZE - 2);
+	put_pp(fp, -l->color_scale);
+	fputs("</text>", fp);
+	for (unsigned int i = 0; i < LEGEND_CELLS; i++) {
+		double v = l->color_scale * (2.0 * i / (LEGEND_CELLS - 1) - 1);
+		unsigned char rgb[3];
+
+		flame_diff_color(v, l->color_scale, rgb);
+		fprintf(fp, "<rect class=\"legend-cell\" x=\"%u\" y=\"%u\" width=\"%u\" "
+			"height=\"%u\" fill=\"rgb(%u,%u,%u)\" stroke=\"rgb(160,160,160)\" "
+			"stroke-width=\"0.5\"/>", x + i * cell, y, cell, FONT_SIZE + 2, rgb[0], rgb[1],
+			rgb[2]);
+	}
+	fprintf(fp, "<text x=\"%u\" y=\"%u\">", x + LEGEND_CELLS * cell + 4,
+		y + FONT_SIZE - 2);
+	put_pp(fp, l->color_scale);
+	fputs("</text></g>\n", fp);
+}
+
+static void put_tower_note(const struct layout *l, FILE *fp)
+{
+	if (!l->towers_culled)
+		return;
+	fprintf(fp, "<text id=\"towers\" x=\"%u\" y=\"%u\" style=\"text-anchor: middle; "
+		"fill: rgb(110,110,110)\">%zu narrow stack%s deeper than %u rows not drawn "
+		"(--max-depth, --all-depths)</text>\n", l->width / 2, l->height - 3,
+		l->towers_culled, l->towers_culled == 1 ? "" : "s", l->depth_limit + 1);
+}
+
 static int layout_init(struct layout *l, const struct flame_tree *t,
 		       const struct flame_svg_opts *o)
 {
@@ -348,7 +413,9 @@ static int layout_init(struct layout *l, const struct flame_tree *t,
 		l->min_count = l->total * o->minwidth / 100;
 	else
 		l->min_count = l->px_per_count > 0 ? o->minwidth / l->px_per_count : 0;
-	l->ypad1 = FONT_SIZE * 3 + (o->subtitle || o->diff ? FONT_SIZE * 2 : 0);
+	l->ypad1 = FONT_SIZE * 3 + (o->subtitle || o->diff ? FONT_SIZE * 2 : 0) +
+		   (o->diff ? FONT_SIZE * 2 : 0);	/* the legend */
+	l->depth_limit = o->max_depth ? o->max_depth - 1 : UINT_MAX;
 	l->ypad2 = FONT_SIZE * 2 + 10;
 	return alloc_order(l);
 }
@@ -393,8 +460,21 @@ int flame_svg_write(FILE *fp, const struct flame_tree *t, const struct flame_svg
 	err = visit_drawn(&l, fp, measure, &nr_drawn);
 	if (err)
 		goto out;
+	if (!o->max_depth && !o->all_depths && l.max_depth > l.deepest_wide + TOWER_SLACK) {
+		/* measure again within the limit: depth and deltas of what is drawn */
+		l.depth_limit = l.deepest_wide + TOWER_SLACK;
+		l.max_depth = 0;
+		l.max_delta = 0;
+		err = visit_drawn(&l, fp, measure, &nr_drawn);
+		if (err)
+			goto out;
+	}
+	l.color_scale = o->diff_scale > 0 ? o->diff_scale / 100 : l.max_delta;
 	l.height = (l.max_depth + 1) * l.fh + l.ypad1 + l.ypad2;
 	put_header(&l, fp, o->diff ? diff_subtitle(o) : o->subtitle);
+	if (o->diff)
+		put_legend(&l, fp);
+	l.towers_culled = 0;	/* counted again while drawing */
 	fprintf(fp, "<g id=\"frames\" fg:total=\"%.12g\" fg:xpad=\"%u\" fg:width=\"%u\" "
 		"fg:fh=\"%u\" fg:ypad1=\"%u\" fg:ypad2=\"%u\" fg:height=\"%u\" fg:inverted=\"%d\" "
 		"fg:fontsize=\"%u\" fg:fontwidth=\"%g\" fg:nametype=\"", l.total, XPAD, l.width,
@@ -404,8 +484,12 @@ int flame_svg_write(FILE *fp, const struct flame_tree *t, const struct flame_svg
 	err = visit_drawn(&l, fp, draw_frame, &nr_drawn);
 	if (err)
 		goto out;
-	fputs("</g>\n</svg>\n", fp);
+	fputs("</g>\n", fp);
+	put_tower_note(&l, fp);
+	fputs("</svg>\n", fp);
 	st->frames_drawn = nr_drawn;
+	st->towers_culled = l.towers_culled;
+	st->depth_limit = l.depth_limit == UINT_MAX ? 0 : l.depth_limit + 1;
 	st->frames_culled = t->nr - nr_drawn;
 	st->depth = l.max_depth + 1;
 	if (ferror(fp))

@@ -9,6 +9,8 @@
 // "Search" (or Ctrl-F) asks for a regular expression and paints matching frames; #matched shows
 // the share of the total they cover (nested matches counted once). Zoom (x = fg:x, y = depth)
 // and search (s, and i for ignore-case) are kept in the URL query, and restored on load.
+// A flame graph taller than the window opens as an icicle graph (root at the top), so the first
+// screen shows the widest frames instead of the empty top of a tall picture.
 'use strict';
 
 var fg = {
@@ -61,6 +63,9 @@ function init(evt) {
 		g.fgIndex = i;
 	}
 
+	if (!cfg.inverted && cfg.height > window.innerHeight)
+		fg_to_icicle(root);
+
 	root.addEventListener('mouseover', function (e) {
 		var f = fg_frame_of(e.target);
 		if (f)
@@ -97,6 +102,23 @@ function init(evt) {
 		}
 	});
 	fg_restore_state();
+}
+
+// Root at the top: each frame moves to its depth counted from ypad1.
+function fg_to_icicle(root) {
+	var cfg = fg.cfg;
+	cfg.inverted = true;
+	root.setAttribute('fg:inverted', '1');
+	fg.frames.forEach(function (f) {
+		var y = cfg.ypad1 + f.depth * cfg.fh;
+		f.rect.setAttribute('y', y.toFixed(0));
+		if (f.text)
+			f.text.setAttribute('y', (y + cfg.fh / 2 + cfg.fontsize / 3).toFixed(1));
+	});
+	var title = document.getElementById('title');
+	if (title.textContent === 'Flame Graph')
+		title.textContent = 'Icicle Graph';
+	title.textContent += ' (root at the top: taller than the window)';
 }
 
 function fg_toggle_ignorecase() {

@@ -16,9 +16,9 @@
 
 #include "output/output.h"
 
-/* meta.json fields that may name the kernel, in order of preference. */
-static const char *const release_fields[] = { "kernel_release", "release", "osrelease",
-					      "kernel" };
+/* meta.json fields that may name the set (kprof run --name) or its kernel, by preference. */
+static const char *const release_fields[] = { "name", "kernel_release", "release",
+					      "osrelease", "kernel" };
 
 static bool is_file(const char *path)
 {

@@ -248,7 +248,25 @@ int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
 	       bool keep_unresolved, hist_chain_fn fn, void *arg);
 void hist_release(struct hist *h);
 
+/* ---- call chains under the table's rows (table-chains.c) ---------------------------------- */
+
+struct table_chains;
+struct table_chains *table_chains_new(enum table_callchain order);	/* NULL: ENOMEM */
+/* A hist_chain_fn collecting the paths through every entry of each chain. */
+int table_chains_add(const uint32_t *chain, const bool *first, size_t n, bool detached,
+		     uint64_t w, void *arg);
+/* Group the paths by entry (call once, after hist_build()). 0 or -ENOMEM. */
+int table_chains_finish(struct table_chains *tc, size_t nr_entries);
+/* The chains of @entry, heaviest first, those of at least @min_percent of all samples. */
+void table_chains_write(FILE *fp, const struct table_chains *tc, const struct hist *h,
+			size_t entry, double min_percent);
+void table_chains_free(struct table_chains *tc);	/* NULL-safe */
+
 /* ---- shared by the writers ---------------------------------------------------------------- */
+
+/* The table's "# Samples:" and "# Event count:" (or "# Sample count:") header lines. */
+void table_write_counts(FILE *fp, const struct table_opts *o, uint64_t nr_samples,
+			uint64_t total);
 
 /* The module's basename: "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]" unchanged. */
 const char *dso_basename(const char *dso);

@@ -154,11 +154,28 @@ int lkp_profile_keys_multi(const struct callgraph *const *cgs, size_t nr,
 
 /* ---- Children/Self table ----------------------------------------------------------------- */
 
+enum table_sort_key { TABLE_SORT_COMM, TABLE_SORT_PID, TABLE_SORT_DSO, TABLE_SORT_SYM };
+enum table_callchain { TABLE_CHAIN_NONE, TABLE_CHAIN_CALLER, TABLE_CHAIN_CALLEE };
+
 struct table_opts {
 	const char	*event;		/* named in the header; NULL: not named */
 	double		min_percent;	/* rows whose Children and Self are both below are hidden */
 	bool		weight_samples;
 	bool		show_unresolved;	/* keep unresolved frames as [unknown] rows */
+	/* table_write() only: under each row its call chains (perf report -g caller|callee),
+	 * each at least chain_min percent of all samples (0: perf's 0.5) */
+	enum table_callchain callchain;
+	double		chain_min;
+	/* table_write_sorted() only; all borrowed */
+	const enum table_sort_key *sort;	/* columns in order, e.g. comm,dso */
+	size_t		nr_sort;
+	bool		no_children;	/* one Overhead (Self) column, sorted by it */
+	const char *const *comms;	/* keep samples of these commands; none: all */
+	size_t		nr_comms;
+	const int	*pids;		/* keep samples of these pids; none: all */
+	size_t		nr_pids;
+	const char *const *dsos;	/* keep rows of these modules (path or basename) */
+	size_t		nr_dsos;
 };
 
 /*
@@ -168,6 +185,12 @@ struct table_opts {
  * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
  */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
+/*
+ * perf report's --sort/--comm/--pid/--dso/--no-children/--percent-limit over the table: rows
+ * keyed by o->sort; min_percent applies to the sorting column (Children, or Self with
+ * no_children). Percentages are of all samples (perf's --percentage absolute).
+ */
+int table_write_sorted(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
@@ -322,17 +345,27 @@ struct flame_svg_opts {
 	bool		diff;		/* differential: widths from AFTER, colour by the change */
 	bool		self_delta;	/* colour by self instead of inclusive share change */
 	bool		no_normalize;	/* diff: keep BEFORE's counts as they are */
+	double		diff_scale;	/* diff: full colour at this change in percentage points
+					 * (absolute: an A/A diff stays pale); 0: at the largest
+					 * change of the graph (flamegraph.pl's relative scale) */
+	const char	*before_name, *after_name;	/* diff: named in the legend; NULL: "" */
+	unsigned int	max_depth;	/* rows drawn at most; 0: automatic (see below) */
+	bool		all_depths;	/* no automatic culling of deep narrow towers */
 };
 
 struct flame_svg_stats {
 	size_t		frames_drawn;
 	size_t		frames_culled;	/* nodes not drawn: too thin, or under a culled one */
 	unsigned int	depth;		/* rows drawn */
+	size_t		towers_culled;	/* subtrees cut by the depth limit */
+	unsigned int	depth_limit;	/* the limit used; 0: none */
 };
 
 /*
  * Write a self-contained interactive SVG of @t to @fp. An empty tree gives an SVG saying so and
- * -ENODATA. Every name is escaped for XML 1.0: control bytes and invalid UTF-8 become U+FFFD.
+ * -ENODATA. Unless all_depths or max_depth, rows deeper than the deepest frame of at least 1% of
+ * the total plus 8 are not drawn: one deep tower of thin frames no longer sets the height (and
+ * pushes the root off the first screen); a note at the bottom says how many were cut. Every name is escaped for XML 1.0: control bytes and invalid UTF-8 become U+FFFD.
  */
 int flame_svg_write(FILE *fp, const struct flame_tree *t, const struct flame_svg_opts *o,
 		    struct flame_svg_stats *st);
@@ -409,7 +442,7 @@ int matrix_write_json(FILE *fp, const struct matrix *m);
 /*
  * Load the result set a user names: a matrix.json file, a kernel directory with matrix.json, a
  * directory of run directories with stats.json (numeric run order), or one run directory.
- * *label (malloc'ed): the kernel release from meta.json ("kernel_release", "release",
+ * *label (malloc'ed): the set's name or kernel release from meta.json ("name", "kernel_release", "release",
  * "osrelease" or "kernel", in the set directory or the first run's), else the directory name.
  * *set_dir (malloc'ed, may be NULL): the set's directory. err: "<file>: <what is wrong>".
  */
@@ -451,6 +484,20 @@ double stats_student_t_cdf(double t, double df);
  */
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t, double *df,
 		double *p);
+
+/*
+ * Benjamini-Hochberg: q[i] = min over j with p[j] >= p[i] of p[j] * m / rank(j), capped at 1,
+ * m = the number of non-NaN p. NaN stays NaN. Controls the false discovery rate at q < alpha
+ * for independent (and positively dependent) tests. 0 or -ENOMEM.
+ */
+int stats_bh_adjust(const double *p, size_t n, double *q);
+/*
+ * +1 / -1 when @n >= 5 values rise / fall strictly (chance 2/n! for exchangeable runs: 1 in 60
+ * for 5; 4 runs would cry wolf 1 time in 12), else 0.
+ */
+int compare_drift(const double *v, size_t n);
+/* A per-run value for --raw: 5 significant digits, no exponent, no trailing zeros. */
+void compare_fmt_raw(char *buf, size_t len, double v);
 
 /* ---- LKP row selection (lib/stats.rb) ---- */
 struct lkp_side {
@@ -500,12 +547,18 @@ struct compare_cell {
 	double	rel_stddev;		/* 100 * stddev / mean; stddev when mean == 0 */
 	double	change;			/* vs column 0: % or absolute; 0 in column 0 */
 	double	p;			/* Welch p-value vs column 0; NAN if not computable */
+	double	q;			/* p adjusted for the false discovery rate over every
+					 * tested (row, column): Benjamini-Hochberg; NAN untested */
+	int	drift;			/* +1 / -1: the runs' values rise / fall strictly run by
+					 * run (compare_drift()), else 0 */
 	const struct matrix_row *row;	/* NULL when the set lacks the key */
 };
 struct compare_row {
 	const char		*key;	/* borrowed from a matrix */
 	bool			absolute;	/* change in points, not % */
-	bool			listed;
+	bool			listed;		/* in the table: lkp_listed, main, or -a */
+	bool			lkp_listed;	/* LKP's selection lists it */
+	bool			main;		/* the workload's main metric (always listed) */
 	struct compare_cell	*cells;	/* nr_cols, owned */
 };
 struct compare_opts {
@@ -515,12 +568,16 @@ struct compare_opts {
 	double			alpha;	/* --alpha, default 0.05 */
 	bool			raw;	/* --raw */
 	const char		*axis_keys, *axis_values;	/* header block; NULL: omitted */
+	const char		*main_metric;	/* always listed; NULL: none known */
 };
 struct compare_result {
 	const struct compare_col *cols;	/* borrowed */
 	size_t			nr_cols;
 	struct compare_row	*rows;	/* every key of every set, listed ones first in LKP order */
 	size_t			nr_rows, nr_listed;
+	size_t			nr_tested;	/* (row, NEW column) pairs with a p-value */
+	size_t			nr_significant;	/* of those, q < alpha */
+	const struct compare_row *main;	/* the main metric's row, NULL when no set has it */
 };
 int compare_build(const struct compare_col *cols, size_t nr_cols, const struct compare_opts *o,
 		  struct compare_result *r);

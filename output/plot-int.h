@@ -14,4 +14,7 @@
 int plot_data_range(const double *a, size_t na, const double *b, size_t nb, double *lo,
 		    double *hi);
 
+/* A round tic step (1, 2 or 5 times a power of ten) for @range: gnuplot's choice, 5-20 tics. */
+double plot_tic_step(double range);
+
 #endif

@@ -2,7 +2,8 @@
 /*
  * plot-svg.c - the bisect plot as a standalone SVG picture: the same data and conventions as
  * the ASCII plot (each series on its own x = 1..n, base joined by a line and drawn as '*'-like
- * stars, new as 'O' circles), with y tics and a legend naming both sets.
+ * stars, new as 'O' circles), with y tics at round values (gnuplot's steps, the range
+ * extended to whole steps), axis titles, and a legend naming both sets.
  */
 #include <errno.h>
 #include <math.h>
@@ -68,13 +69,15 @@ int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood
 		   const char *good_label, const double *bad, size_t nbad, const char *bad_label)
 {
 	struct svg_axes a;
-	double pad;
+	double step;
 
 	if (plot_data_range(good, ngood, bad, nbad, &a.lo, &a.hi))
 		return -EINVAL;
-	pad = (a.hi - a.lo) * 0.05;
-	a.lo -= pad;
-	a.hi += pad;
+	step = plot_tic_step(a.hi - a.lo);
+	a.lo = floor(a.lo / step) * step;
+	a.hi = ceil(a.hi / step) * step;
+	if (a.hi - a.lo < step / 2)
+		a.hi = a.lo + step;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">\n"
@@ -85,12 +88,22 @@ int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood
 	fprintf(fp, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"black\"/>\n", SVG_LEFT, SVG_TOP, SVG_W - SVG_LEFT - SVG_RIGHT,
 		SVG_H - SVG_TOP - SVG_BOTTOM);
-	for (int i = 0; i <= 5; i++) {
-		double v = a.lo + (a.hi - a.lo) * i / 5;
+	for (long i = 0; a.lo + i * step <= a.hi + step / 1e6; i++) {
+		double v = a.lo + i * step;
 
-		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.6g</text>\n",
-			SVG_LEFT - 6, sy(&a, v) + 4, v);
+		if (fabs(v) < step / 1e6)
+			v = 0;	/* no "-0" or "1e-17" */
+		fprintf(fp, "<line class=\"ytic\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"black\"/><text class=\"yticlabel\" x=\"%d\" y=\"%.1f\" "
+			"text-anchor=\"end\">%.10g</text>\n", SVG_LEFT, SVG_LEFT + 5, sy(&a, v),
+			sy(&a, v), SVG_LEFT - 6, sy(&a, v) + 4, v);
 	}
+	fprintf(fp, "<text id=\"ytitle\" transform=\"translate(16 %d) rotate(-90)\" "
+		"text-anchor=\"middle\">", SVG_TOP + (SVG_H - SVG_TOP - SVG_BOTTOM) / 2);
+	xml_text(fp, title);
+	fprintf(fp, "</text>\n<text id=\"xtitle\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+		"run (each set from its first to its last run)</text>\n",
+		SVG_LEFT + (SVG_W - SVG_LEFT - SVG_RIGHT) / 2, SVG_H - SVG_BOTTOM + 16);
 	if (ngood > 1) {
 		fputs("<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-dasharray=\"2 3\" "
 		      "points=\"", fp);
@@ -103,12 +116,12 @@ int plot_write_svg(FILE *fp, const char *title, const double *good, size_t ngood
 			"stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n", sx(i, nbad), sy(&a, bad[i]));
 	for (size_t i = 0; i < ngood; i++)
 		star(fp, sx(i, ngood), sy(&a, good[i]));
-	star(fp, SVG_LEFT + 10, SVG_H - 30);
-	fprintf(fp, "<text x=\"%d\" y=\"%d\">bisect-good sample (", SVG_LEFT + 22, SVG_H - 26);
+	star(fp, SVG_LEFT + 10, SVG_H - 26);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\">bisect-good sample (", SVG_LEFT + 22, SVG_H - 22);
 	xml_text(fp, good_label);
 	fprintf(fp, ")</text>\n<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"none\" "
-		"stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n", SVG_LEFT + 10, SVG_H - 12);
-	fprintf(fp, "<text x=\"%d\" y=\"%d\">bisect-bad sample (", SVG_LEFT + 22, SVG_H - 8);
+		"stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n", SVG_LEFT + 10, SVG_H - 9);
+	fprintf(fp, "<text x=\"%d\" y=\"%d\">bisect-bad sample (", SVG_LEFT + 22, SVG_H - 5);
 	xml_text(fp, bad_label);
 	fputs(")</text>\n</svg>\n", fp);
 	return ferror(fp) ? -EIO : 0;

@@ -44,7 +44,7 @@ static char get(const struct canvas *c, int x, int y)
 }
 
 /* gnuplot's quantize_normal_tics(range, 20). */
-static double tic_step(double range)
+double plot_tic_step(double range)
 {
 	double power = pow(10, floor(log10(range))), xnorm = range / power, posns = 20 / xnorm;
 	double tics;
@@ -201,7 +201,7 @@ int plot_write_ascii(FILE *fp, const char *title, const double *good, size_t ngo
 	    plot_data_range(good, ngood, bad, nbad, &f.lo, &f.hi))
 		return -EINVAL;
 	/* autoscale extends the range to whole tic steps */
-	step = tic_step(f.hi - f.lo);
+	step = plot_tic_step(f.hi - f.lo);
 	f.lo = floor(f.lo / step) * step;
 	f.hi = ceil(f.hi / step) * step;
 	c.cells = malloc((size_t)width * height);

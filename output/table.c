@@ -30,15 +30,21 @@ static int row_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->dso, y->dso);
 }
 
+void table_write_counts(FILE *fp, const struct table_opts *o, uint64_t nr_samples,
+			uint64_t total)
+{
+	if (o->event)
+		fprintf(fp, "# Samples: %" PRIu64 " of event '%s'\n", nr_samples, o->event);
+	else
+		fprintf(fp, "# Samples: %" PRIu64 "\n", nr_samples);
+	fprintf(fp, "# %s: %" PRIu64 "\n", o->weight_samples ? "Sample count" : "Event count",
+		total);
+}
+
 static void write_header(FILE *fp, const struct hist *h, const struct table_opts *o,
 			 int dso_width)
 {
-	if (o->event)
-		fprintf(fp, "# Samples: %" PRIu64 " of event '%s'\n", h->nr_samples, o->event);
-	else
-		fprintf(fp, "# Samples: %" PRIu64 "\n", h->nr_samples);
-	fprintf(fp, "# %s: %" PRIu64 "\n", o->weight_samples ? "Sample count" : "Event count",
-		h->total);
+	table_write_counts(fp, o, h->nr_samples, h->total);
 	fprintf(fp, "#\n# Children      Self  %-*s  Symbol\n", dso_width, "Shared Object");
 	fprintf(fp, "# ........  ........  %.*s  ......\n#\n", dso_width,
 		"................................................................................"
@@ -48,6 +54,7 @@ static void write_header(FILE *fp, const struct hist *h, const struct table_opts
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o)
 {
 	const struct hist_entry **rows = NULL;
+	struct table_chains *tc = NULL;
 	struct hist h = { 0 };
 	size_t i, nr = 0;
 	int dso_width = (int)strlen("Shared Object");
@@ -55,7 +62,12 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 
 	if (!fp || !cg || !o)
 		return -EINVAL;
-	err = hist_build(&h, cg, o->weight_samples, o->show_unresolved, NULL, NULL);
+	if (o->callchain != TABLE_CHAIN_NONE && !(tc = table_chains_new(o->callchain)))
+		return -ENOMEM;
+	err = hist_build(&h, cg, o->weight_samples, o->show_unresolved,
+			 tc ? table_chains_add : NULL, tc);
+	if (!err && tc)
+		err = table_chains_finish(tc, h.nr);
 	if (err)
 		goto out;
 	rows = malloc((h.nr + 1) * sizeof(*rows));
@@ -83,11 +95,15 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 			100.0 * rows[i]->children / h.total, 100.0 * rows[i]->self / h.total,
 			dso_width, dso_basename(rows[i]->dso), rows[i]->kernel ? 'k' : '.',
 			entry_name(rows[i]));
+		if (tc)
+			table_chains_write(fp, tc, &h, (size_t)(rows[i] - h.entries),
+					   o->chain_min > 0 ? o->chain_min : 0.5);
 	}
 	if (ferror(fp))
 		err = -EIO;
 out:
 	free(rows);
+	table_chains_free(tc);
 	hist_release(&h);
 	return err;
 }

@@ -25,5 +25,12 @@ struct compare_sets {
 int compare_sets_load(struct compare_sets *s, char **paths, size_t nr, char **labels,
 		      size_t nr_labels);
 void compare_sets_release(struct compare_sets *s);
+/*
+ * Refuse sets that do not belong together (meta.json "workload" or "path_params" differ): an
+ * error naming both and -EINVAL; with @force a loud warning and 0. @cmd prefixes the error.
+ */
+int compare_sets_check(const struct compare_sets *s, const char *cmd, bool force);
+/* The workload's main metric (meta.json "main_metric", else the workload's); malloc'ed/NULL. */
+char *compare_sets_main_metric(const struct compare_sets *s);
 
 #endif

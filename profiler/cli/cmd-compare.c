@@ -27,7 +27,9 @@ static void usage(FILE *fp)
 		"  -a, --all                     list every row, not only LKP's changed ones\n"
 		"  -p, --perf-profile-threshold X  perf-profile threshold as LKP's -p (a Float)\n"
 		"      --label NAME              column header, once per set in order\n"
-		"      --stats                   always show %%stddev, runs and Welch's p-value\n"
+		"      --force                   compare sets of different workloads or parameters\n"
+		"      --stats                   always show %%stddev, runs, Welch's p-value and\n"
+		"                                its false-discovery-rate q-value\n"
 		"      --alpha A                 significance level for --stats marks (0.05)\n"
 		"      --raw                     per-run values under each row\n"
 		"      --json                    everything as JSON\n"
@@ -141,9 +143,50 @@ differ:
 	}
 }
 
+/*
+ * A set whose runs rise or fall strictly run by run is drifting (thermal, page cache, memory
+ * fragmentation): its mean depends on how many runs were made and when. Said for the main
+ * metric by name, and counted for the other listed rows.
+ */
+static void warn_drift(const struct compare_result *r)
+{
+	size_t others = 0;
+	double expected = 0;
+
+	for (size_t i = 0; i < r->nr_rows && r->rows[i].listed; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		for (size_t c = 0; c < r->nr_cols; c++) {
+			size_t n = r->cols[c].m->nr_runs;
+
+			if (!row->main && n >= 5)
+				expected += 2 / tgamma((double)n + 1);	/* 2/n! by chance */
+			if (!row->cells[c].drift)
+				continue;
+			if (!row->main) {
+				others++;
+				continue;
+			}
+			pr_warn("%s: %s %s strictly run by run over %zu runs: the machine drifts; "
+				"the mean depends on when it was measured (more runs, or "
+				"'kprof run --interleave' for A/B settings)", r->cols[c].label,
+				row->key, row->cells[c].drift > 0 ? "rises" : "falls",
+				r->cols[c].m->nr_runs);
+		}
+	}
+	/* many rows: some trend by chance; say how many would, and only warn above that */
+	if (others && others > 2 * expected + 1)
+		pr_warn("%zu more listed row%s trend%s strictly run by run within a set, about %.1f "
+			"by chance (--json: \"drift\")", others, others == 1 ? "" : "s",
+			others == 1 ? "s" : "", expected);
+	else if (others)
+		pr_info("%zu listed row%s trend run by run within a set, as many as chance gives "
+			"(about %.1f)", others, others == 1 ? "" : "s", expected);
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP };
+	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "perf-profile-threshold", required_argument, NULL, 'p' },
@@ -154,12 +197,13 @@ int cmd_compare(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "perf-profile", no_argument, NULL, OPT_PP },
 		{ "top", required_argument, NULL, OPT_TOP },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .select = { .pp_threshold = 5 }, .alpha = 0.05 };
-	bool json = false, perf_profile = false;
-	char **labels = calloc(argc, sizeof(*labels)), *axis_keys, *axis_values;
+	bool json = false, perf_profile = false, force = false;
+	char **labels = calloc(argc, sizeof(*labels)), *axis_keys, *axis_values, *main_metric;
 	size_t nr_labels = 0, top = 20;
 	struct compare_sets sets;
 	struct compare_result r;
@@ -208,6 +252,9 @@ int cmd_compare(int argc, char **argv)
 		case OPT_PP:
 			perf_profile = true;
 			break;
+		case OPT_FORCE:
+			force = true;
+			break;
 		case OPT_TOP:
 			if (!parse_double(optarg, &d) || d < 1 || d != floor(d) || d > 1e9) {
 				what = "--top (a positive integer)";
@@ -236,6 +283,16 @@ int cmd_compare(int argc, char **argv)
 		free(labels);
 		return KPROF_EXIT_ERROR;
 	}
+	if (compare_sets_check(&sets, "compare", force)) {
+		compare_sets_release(&sets);
+		free(labels);
+		return KPROF_EXIT_ERROR;
+	}
+	if (sets.nr > 2)
+		pr_info("compare: %zu sets: each NEW column is compared with the BASE (%s) only, "
+			"not with each other", sets.nr, sets.cols[0].label);
+	main_metric = compare_sets_main_metric(&sets);
+	o.main_metric = main_metric;
 	axis_header(&sets, &axis_keys, &axis_values);
 	o.select.tests = (const char *const *)sets.families;
 	o.select.nr_tests = sets.nr_families;
@@ -256,6 +313,8 @@ int cmd_compare(int argc, char **argv)
 		if (ret)
 			pr_err("compare: writing the output: %s", strerror(-ret));
 	}
+	if (!ret)
+		warn_drift(&r);
 	if (!ret && !json && !perf_profile && !r.nr_listed) {
 		bool few = true;
 
@@ -270,6 +329,7 @@ int cmd_compare(int argc, char **argv)
 	compare_sets_release(&sets);
 	free(axis_keys);
 	free(axis_values);
+	free(main_metric);
 	free(labels);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 bad_value:

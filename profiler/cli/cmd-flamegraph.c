@@ -48,13 +48,20 @@ static void usage(FILE *fp)
 		"                        inclusive share\n"
 		"      --self-delta      colour by the change of self share (flamegraph.pl's way)\n"
 		"      --no-normalize    do not scale BEFORE to AFTER's total\n"
+		"      --diff-scale PP   full colour at a change of PP percentage points\n"
+		"                        (default 5; 0: at the largest change, relative)\n"
+		"      --before-name N, --after-name N  the sides in the legend (default: the\n"
+		"                        run's set and number from meta.json, else the path)\n"
+		"      --max-depth N     draw at most N rows\n"
+		"      --all-depths      keep deep narrow towers (cut by default)\n"
 		"  -h, --help            this help\n");
 }
 
 enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_COLORS,
 	OPT_INVERTED, OPT_REVERSE, OPT_COUNTNAME, OPT_NAMETYPE, OPT_DIFF, OPT_SELF_DELTA,
-	OPT_NO_NORMALIZE, OPT_EVENT, OPT_SAMPLES, OPT_VMLINUX, OPT_KALLSYMS,
+	OPT_NO_NORMALIZE, OPT_EVENT, OPT_SAMPLES, OPT_VMLINUX, OPT_KALLSYMS, OPT_DIFF_SCALE,
+	OPT_BEFORE_NAME, OPT_AFTER_NAME, OPT_MAX_DEPTH, OPT_ALL_DEPTHS,
 };
 
 static const struct option long_opts[] = {
@@ -78,6 +85,11 @@ static const struct option long_opts[] = {
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "diff-scale", required_argument, NULL, OPT_DIFF_SCALE },
+	{ "before-name", required_argument, NULL, OPT_BEFORE_NAME },
+	{ "after-name", required_argument, NULL, OPT_AFTER_NAME },
+	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+	{ "all-depths", no_argument, NULL, OPT_ALL_DEPTHS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -143,10 +155,19 @@ static int load(const char *path, struct flame_tree *tree, enum flame_side side,
 	return 0;
 }
 
+/* A diff side's name: --before-name/--after-name, its run's set and number, else the path. */
+static const char *side_name(const char *given, const char *path, char **owned)
+{
+	if (given)
+		return given;
+	*owned = flamegraph_side_name(path);
+	return *owned ? *owned : path;
+}
+
 int cmd_flamegraph(int argc, char **argv)
 {
-	char err[512];
-	struct flame_svg_opts svg = { .minwidth = 0.1 };
+	char err[512], *owned[3] = { NULL, NULL, NULL }, *end;
+	struct flame_svg_opts svg = { .minwidth = 0.1, .diff_scale = 5 };
 	struct flamegraph_input_opts in = { 0 };
 	const char *input = NULL, *output = NULL;
 	struct flame_tree *tree = NULL;
@@ -190,6 +211,20 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_SAMPLES: in.samples = true; break;
 		case OPT_VMLINUX: in.vmlinux = optarg; break;
 		case OPT_KALLSYMS: in.kallsyms = optarg; break;
+		case OPT_DIFF_SCALE:
+			svg.diff_scale = strtod(optarg, &end);
+			if (end == optarg || *end || !(svg.diff_scale >= 0 && svg.diff_scale <= 100)) {
+				pr_err("--diff-scale: '%s' is not 0..100 percentage points", optarg);
+				return KPROF_EXIT_USAGE;
+			}
+			break;
+		case OPT_BEFORE_NAME: svg.before_name = optarg; break;
+		case OPT_AFTER_NAME: svg.after_name = optarg; break;
+		case OPT_MAX_DEPTH:
+			if (parse_uint("max-depth", optarg, 1, &svg.max_depth))
+				return KPROF_EXIT_USAGE;
+			break;
+		case OPT_ALL_DEPTHS: svg.all_depths = true; break;
 		case 'h':
 			usage(stdout);
 			return KPROF_EXIT_OK;
@@ -228,9 +263,14 @@ int cmd_flamegraph(int argc, char **argv)
 		    load(argv[optind + 1], tree, FLAME_AFTER, &in))
 			goto out;
 		svg.diff = true;
+		svg.before_name = side_name(svg.before_name, argv[optind], &owned[0]);
+		svg.after_name = side_name(svg.after_name, argv[optind + 1], &owned[1]);
 	} else {
 		if (load(input ? input : "-", tree, FLAME_AFTER, &in))
 			goto out;
+		/* a run's graph says which workload, parameters, kernel and run it is */
+		if (!svg.title && input && strcmp(input, "-"))
+			svg.title = owned[2] = flamegraph_run_title(input);
 		/* difffolded.pl output ("stack before after") draws as a differential graph */
 		svg.diff = in.had_two_counts;
 	}
@@ -242,6 +282,8 @@ int cmd_flamegraph(int argc, char **argv)
 	else
 		rc = KPROF_EXIT_OK;
 out:
+	for (size_t i = 0; i < 3; i++)
+		free(owned[i]);
 	flame_tree_free(tree);
 	return rc;
 }

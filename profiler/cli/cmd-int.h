@@ -27,6 +27,7 @@ struct kprof_cmd {
 	X(collapse, "folded stacks from perf.data or perf script, like stackcollapse-perf.pl") \
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
+	X(list, "the events and tracepoints -e accepts on this machine")	\
 	X(plot, "plot one metric's per-run values of two result sets")	\
 	X(record, "sample events into a perf.data file (perf's format)")	\
 	X(report, "perf.data as LKP perf-profile keys, a Children/Self table or JSON")	\
@@ -43,6 +44,13 @@ struct profile;
 void warn_stale_files(const char *input, const struct profile *p);
 /* warn_stale_files() and every other thing the file holds that kprof did not use. */
 void warn_profile_notes(const char *input, const struct profile *p);
+
+#include <stddef.h>
+/*
+ * Parse every -e before a command starts: -1 when all are events here, else the exit status
+ * after one line (KPROF_EXIT_USAGE for a name that is no event, pointing at `kprof list`).
+ */
+int cmd_check_events(const char *cmd, const char *const *events, size_t nr);
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 KPROF_COMMANDS(KPROF_CMD_DECLARE)

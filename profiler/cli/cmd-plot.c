@@ -27,6 +27,7 @@ static void usage(FILE *fp)
 		"      --svg FILE       also write the plot as an SVG picture\n"
 		"      --label NAME     set name for the SVG legend, once per set in order\n"
 		"      --size WxH       ASCII size (80x20)\n"
+		"      --force          plot sets of different workloads or parameters\n"
 		"  -h, --help           this text\n");
 }
 
@@ -72,11 +73,12 @@ static int write_svg(const char *path, const char *key, const double *good, size
 
 int cmd_plot(int argc, char **argv)
 {
-	enum { OPT_SVG = 256, OPT_LABEL, OPT_SIZE };
+	enum { OPT_SVG = 256, OPT_LABEL, OPT_SIZE, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +86,7 @@ int cmd_plot(int argc, char **argv)
 	char *labels[2] = { NULL, NULL };
 	size_t nr_labels = 0;
 	int c, width = 80, height = 20, ret;
+	bool force = false;
 	struct compare_sets sets;
 	double *good, *bad;
 
@@ -93,6 +96,9 @@ int cmd_plot(int argc, char **argv)
 		switch (c) {
 		case OPT_SVG:
 			svg = optarg;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case OPT_LABEL:
 			if (nr_labels == 2) {
@@ -126,6 +132,10 @@ int cmd_plot(int argc, char **argv)
 	key = argv[optind + 2];
 	if (compare_sets_load(&sets, argv + optind, 2, labels, nr_labels))
 		return KPROF_EXIT_ERROR;
+	if (compare_sets_check(&sets, "plot", force)) {
+		compare_sets_release(&sets);
+		return KPROF_EXIT_ERROR;
+	}
 	if (!matrix_find(&sets.m[0], key) && !matrix_find(&sets.m[1], key)) {
 		pr_err("plot: %s: in neither %s nor %s", key, argv[optind], argv[optind + 1]);
 		compare_sets_release(&sets);

@@ -9,39 +9,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profiler/cli/cmd-int.h"
 #include "profiler/lib/lib.h"
 #include "profiler/record/record.h"
 
 static const char usage_text[] =
-	"usage: kprof record [-a | -C CPUS | -p PID[,PID..] | -- CMD [ARGS...]] [-e EVENT]...\n"
-	"                    [-F HZ | -c PERIOD] [-g] [-m PAGES] [--duration SECONDS]\n"
-	"                    [-o FILE] [--filter EXPR]\n"
+	"usage: kprof record [-a | -C CPUS | -p PID[,PID..] | -t TID[,TID..] | -- CMD [ARGS...]]\n"
+	"                    [-e EVENT]... [-F HZ | -c PERIOD] [-g | --call-graph fp|dwarf|lbr]\n"
+	"                    [-m PAGES] [--duration SECONDS] [-o FILE] [--filter EXPR]\n"
+	"       kprof record -p PID -- sleep N   (the command only times the recording)\n"
 	"\n"
 	"  -a, --all-cpus        every CPU, every task (system-wide)\n"
 	"  -C, --cpu CPUS        only these CPUs (e.g. 0,2-3), system-wide on them\n"
 	"  -p, --pid PIDS        existing processes, all their threads\n"
+	"  -t, --tid TIDS        existing threads, only these\n"
 	"  -e, --event EVENT     event (repeatable); default cycles:pp, falling back to\n"
 	"                        cycles:p, cycles, cpu-clock\n"
 	"  -F, --freq HZ         sample at this frequency (default 4000, cycles: -c 1000003)\n"
 	"  -c, --count PERIOD    sample every PERIOD events\n"
 	"  -g                    record call chains (frame pointers, kernel and user)\n"
+	"      --call-graph MODE fp (as -g); dwarf[,SIZE]: kernel chains plus user registers\n"
+	"                        and SIZE bytes of user stack (8192) for DWARF unwinding;\n"
+	"                        lbr: user chains from Intel's last branch records\n"
 	"  -m, --mmap-pages N    ring buffer data pages per CPU, a power of two (default 128)\n"
 	"      --duration SECS   stop after SECS seconds (a command is then sent SIGTERM)\n"
 	"  -o, --output FILE     output file (default perf.data; kallsyms in FILE.kallsyms)\n"
 	"      --filter EXPR     kernel filter for the tracepoint events\n";
 
-enum { OPT_FILTER = TARGET_OPT_DURATION + 1 };
+enum { OPT_FILTER = TARGET_OPT_DURATION + 1, OPT_CALL_GRAPH };
 
 static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "freq", required_argument, NULL, 'F' },
 	{ "count", required_argument, NULL, 'c' },
-	{ "call-graph", no_argument, NULL, 'g' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "duration", required_argument, NULL, TARGET_OPT_DURATION },
 	{ "output", required_argument, NULL, 'o' },
@@ -73,7 +80,7 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+aC:p:e:F:c:gm:o:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+aC:p:t:e:F:c:gm:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (record_parse_u64(optarg, &o->freq) || !o->freq)
@@ -85,6 +92,11 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 			break;
 		case 'g':
 			o->callgraph = true;
+			break;
+		case OPT_CALL_GRAPH:
+			if (record_parse_callgraph(optarg, o))
+				return usage_error("--call-graph '%s': fp, dwarf[,SIZE] (SIZE 8..65528, "
+						   "a multiple of 8) or lbr", optarg);
 			break;
 		case 'm':
 			if (record_parse_u64(optarg, &v) || !power_of_two(v) || v > (1 << 20))
@@ -120,9 +132,11 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 	o->cpus = t->cpus;
 	o->pids = t->pids;
 	o->nr_pids = t->nr_pids;
+	o->tids = t->tids;
+	o->nr_tids = t->nr_tids;
 	o->events = t->events;
 	o->nr_events = t->nr_events;
-	return -1;
+	return cmd_check_events("record", o->events, o->nr_events);
 }
 
 /* "a,b,c,..." as is when short, else "a and N more events". */
@@ -140,6 +154,24 @@ static const char *short_list(const char *list, char *buf, size_t len)
 	return buf;
 }
 
+/* `-p PID -- sleep N`: the command runs unprofiled and the recording ends with it. */
+static pid_t spawn_timer(char **cmd)
+{
+	pid_t pid;
+	sigset_t none;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(cmd[0], cmd);
+		pr_err("record: %s: %s", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -149,6 +181,7 @@ int cmd_record(int argc, char **argv)
 	char err[512] = "", events[96];
 	int ret, status, sig;
 	char **cmd;
+	pid_t timer = -1;
 
 	ret = parse(argc, argv, &o, &t);
 	if (ret >= 0)
@@ -157,22 +190,32 @@ int cmd_record(int argc, char **argv)
 	if (!o.output)
 		o.output = "perf.data";
 	record_block_signals();
-	ret = cmd ? record_session_start_cmd(&o, cmd, &rs, err, sizeof(err)) :
-		    record_session_start(&o, &rs, err, sizeof(err));
+	ret = cmd && !t.nr_pids && !t.nr_tids ?
+	      record_session_start_cmd(&o, cmd, &rs, err, sizeof(err)) :
+	      record_session_start(&o, &rs, err, sizeof(err));
 	if (ret) {
 		pr_err("record: %s", err[0] ? err : strerror(-ret));
 		ret = KPROF_EXIT_ERROR;
 		goto out;
 	}
 	record_session_set_cmdline(rs, argc, argv);
-	if (cmd && (ret = record_session_go(rs, err, sizeof(err)))) {
+	if (cmd && (t.nr_pids || t.nr_tids)) {
+		timer = spawn_timer(cmd);
+		if (timer < 0) {
+			pr_err("record: fork: %s", strerror(errno));
+			record_session_abort(rs);
+			ret = KPROF_EXIT_ERROR;
+			goto out;
+		}
+	} else if (cmd && (ret = record_session_go(rs, err, sizeof(err)))) {
 		pr_err("record: %s: %s", cmd[0], err);
 		record_session_abort(rs);
 		ret = KPROF_EXIT_ERROR;
 		goto out;
 	}
-	sig = record_wait(&(struct record_wait_opts){ .child = record_session_child(rs),
-						      .duration_s = t.duration }, &status);
+	sig = record_wait(&(struct record_wait_opts){
+		.child = timer > 0 ? timer : record_session_child(rs),
+		.duration_s = t.duration }, &status);
 	if (sig == SIGINT || sig == SIGTERM)
 		pr_debug("record: %s, writing %s", strsignal(sig), o.output);
 	ret = record_session_stop(rs, &st);

@@ -9,17 +9,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "output/output.h"
 #include "profiler/cli/cmd-int.h"
+#include "profiler/cli/cmd-report-int.h"
 #include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"
 #include "profiler/profile/profile.h"
 
 enum report_format { FORMAT_LKP, FORMAT_TABLE, FORMAT_JSON };
 
+#define MAX_LIST	64
+
 struct report_args {
 	const char		*input;
 	enum report_format	format;
+	bool			format_given;
+	bool			table_opts;	/* an option only the table knows was given */
+	struct table_opts	to;
+	enum table_sort_key	sort[4];
+	char			*lists[3];	/* --comm, --pid, --dso copies (strtok) */
+	const char		*comms[MAX_LIST], *dsos[MAX_LIST];
+	int			pids[MAX_LIST];
 	struct profile_load_opts load;
 	bool			weight_samples;
 	double			calltrace_min;
@@ -30,12 +42,15 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: kprof report [-i FILE] [--format lkp|table|json] [--vmlinux PATH]\n"
 		"                    [--kallsyms PATH] [--weight period|samples]\n"
-		"                    [--calltrace-min PCT]\n"
+		"                    [--calltrace-min PCT] [--sort KEYS] [--comm C,...]\n"
+		"                    [--pid P,...] [--dso D,...] [--percent-limit P]\n"
+		"                    [--no-children] [--stdio] [-g caller|callee[,MIN]]\n"
 		"\n"
 		"  -i, --input FILE      perf.data to read (default: perf.data; -: stdin,\n"
 		"                        also a pipe: perf record -o - ... | kprof report -i -)\n"
-		"  -f, --format FMT      lkp: perf-profile.* keys as LKP derives them (default);\n"
-		"                        table: Children/Self per symbol;\n"
+		"  -f, --format FMT      lkp: perf-profile.* keys as LKP derives them (default\n"
+		"                        when stdout is not a terminal);\n"
+		"                        table: Children/Self per symbol (default on a terminal);\n"
 		"                        json: the lkp keys as JSON\n"
 		"      --vmlinux PATH    kernel image with symbols (default: usual places, then\n"
 		"                        kallsyms)\n"
@@ -43,7 +58,23 @@ static void usage(FILE *fp)
 		"                        /proc/kallsyms)\n"
 		"      --weight W        period (default) or samples\n"
 		"      --calltrace-min P folded call-chain threshold in percent (default 0.5)\n"
+		"table options (they imply --format table):\n"
+		"  -s, --sort KEYS       rows by comm, pid, dso, sym (comma list; dso,sym)\n"
+		"      --comm C,...      only samples of these commands\n"
+		"      --pid P,...       only samples of these processes\n"
+		"  -d, --dso D,...       only rows of these modules (path or file name)\n"
+		"      --percent-limit P hide rows below P percent\n"
+		"      --no-children     one Self (Overhead) column, sorted by it\n"
+		"  -g, --call-graph O[,MIN]  under each row its call chains: caller (what it\n"
+		"                        calls) or callee (who calls it), each >= MIN%% (0.5)\n"
+		"      --stdio           accepted, as perf's (the output is always text)\n"
 		"  -h, --help            this text\n");
+}
+
+static void report_args_release(struct report_args *a)
+{
+	for (size_t i = 0; i < 3; i++)
+		free(a->lists[i]);
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
@@ -55,6 +86,14 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "weight", required_argument, NULL, 'w' },
 		{ "calltrace-min", required_argument, NULL, 'c' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "percent-limit", required_argument, NULL, 'L' },
+		{ "no-children", no_argument, NULL, 'N' },
+		{ "stdio", no_argument, NULL, 'S' },
+		{ "call-graph", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -62,9 +101,45 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	*a = (struct report_args){ .input = "perf.data", .calltrace_min = 0.5 };
+	a->to.sort = a->sort;
+	a->to.show_unresolved = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:s:d:g:h", longopts, NULL)) != -1) {
+		if (c && strchr("sCPdLNg", c))
+			a->table_opts = true;
 		switch (c) {
+		case 's':
+			if (report_parse_sort(optarg, a->sort, &a->to.nr_sort))
+				return pr_err("report: --sort '%s': keys are comm, pid, dso, sym "
+					      "(each once, comma separated)", optarg), -1;
+			break;
+		case 'C':
+		case 'd':
+			if (report_parse_list(optarg, &a->lists[c == 'C' ? 0 : 2],
+					      c == 'C' ? a->comms : a->dsos,
+					      c == 'C' ? &a->to.nr_comms : &a->to.nr_dsos, MAX_LIST))
+				return pr_err("report: bad list '%s'", optarg), -1;
+			break;
+		case 'P':
+			if (report_parse_pids(optarg, a->pids, &a->to.nr_pids, MAX_LIST))
+				return pr_err("report: --pid '%s': process ids, comma separated",
+					      optarg), -1;
+			break;
+		case 'L':
+			a->to.min_percent = strtod(optarg, &end);
+			if (end == optarg || *end || a->to.min_percent < 0 || a->to.min_percent > 100)
+				return pr_err("report: bad --percent-limit '%s'", optarg), -1;
+			break;
+		case 'N':
+			a->to.no_children = true;
+			break;
+		case 'S':
+			break;
+		case 'g':
+			if (report_parse_callchain(optarg, &a->to.callchain, &a->to.chain_min))
+				return pr_err("report: -g '%s': caller or callee, optionally ,MIN "
+					      "(percent)", optarg), -1;
+			break;
 		case 'i':
 			a->input = optarg;
 			break;
@@ -77,6 +152,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				a->format = FORMAT_JSON;
 			else
 				return pr_err("report: unknown format '%s'", optarg), -1;
+			a->format_given = true;
 			break;
 		case 'V':
 			a->load.vmlinux = optarg;
@@ -102,6 +178,28 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	}
 	if (optind < argc)
 		return pr_err("report: unexpected argument '%s'", argv[optind]), -1;
+	if (a->table_opts && a->format_given && a->format != FORMAT_TABLE)
+		return pr_err("report: --sort, --comm, --pid, --dso, --percent-limit and "
+			      "--no-children shape the table, not LKP's keys (--format table)"), -1;
+	if (a->to.callchain && (a->to.nr_sort || a->to.nr_comms || a->to.nr_pids ||
+				a->to.nr_dsos || a->to.no_children))
+		return pr_err("report: -g draws the chains of the Children table (dso,sym): not "
+			      "with --sort, --comm, --pid, --dso or --no-children"), -1;
+	/* a person reads a table; a pipe (LKP's parsers) gets the keys */
+	if (!a->format_given)
+		a->format = a->table_opts || isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_LKP;
+	/* stacks keep their process only when asked: it multiplies the distinct stacks */
+	a->load.keep_pid = a->to.nr_pids > 0;
+	for (size_t i = 0; i < a->to.nr_sort; i++)
+		a->load.keep_pid |= a->sort[i] == TABLE_SORT_PID;
+	a->to.comms = a->comms;
+	a->to.dsos = a->dsos;
+	a->to.pids = a->pids;
+	if (!a->to.nr_sort) {
+		a->sort[0] = TABLE_SORT_DSO;
+		a->sort[1] = TABLE_SORT_SYM;
+		a->to.nr_sort = 2;
+	}
 	return 0;
 }
 
@@ -178,12 +276,19 @@ static int write_keys(const struct report_args *a, const struct profile *p)
 
 static int write_tables(const struct report_args *a, const struct profile *p)
 {
-	struct table_opts to = { .weight_samples = a->weight_samples, .show_unresolved = true };
+	struct table_opts to = a->to;
+	bool plain = !a->table_opts || a->to.callchain ||
+		     (a->to.min_percent > 0 && !a->to.nr_comms && !a->to.nr_pids &&
+		      !a->to.nr_dsos && !a->to.no_children && a->sort[0] == TABLE_SORT_DSO &&
+		      a->to.nr_sort == 2);
 	int ret = 0;
 
+	to.weight_samples = a->weight_samples;
 	for (size_t i = 0; !ret && i < p->nr_events; i++) {
 		printf("%s# Event: '%s'\n", i ? "\n" : "", p->events[i].name);
-		ret = table_write(stdout, p->events[i].cg, &to);
+		/* perf's own dso,symbol Children table, byte for byte, unless reshaped */
+		ret = plain ? table_write(stdout, p->events[i].cg, &to) :
+			      table_write_sorted(stdout, p->events[i].cg, &to);
 	}
 	return ret;
 }
@@ -197,12 +302,14 @@ int cmd_report(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
+		report_args_release(&a);
 		usage(ret > 0 ? stdout : stderr);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
 	if (ret) {
 		pr_err("%s: %s", a.input, err);
+		report_args_release(&a);
 		return KPROF_EXIT_ERROR;
 	}
 	report_losses(a.input, p);
@@ -212,6 +319,7 @@ int cmd_report(int argc, char **argv)
 	if (!ret && fflush(stdout))
 		ret = -errno;
 	profile_free(p);
+	report_args_release(&a);
 	if (ret) {
 		pr_err("%s: cannot write the report: %s", a.input, strerror(-ret));
 		return KPROF_EXIT_ERROR;

@@ -29,6 +29,7 @@
 #include "output/output.h"
 #include "profiler/lib/lib.h"
 #include "profiler/cli/cmd-int.h"
+#include "profiler/profile/profile.h"
 #include "profiler/run/run.h"
 
 static volatile sig_atomic_t run_interrupted;
@@ -49,22 +50,40 @@ struct run_ctx {
 	char			path_params[256];
 	char			base[3000];	/* .../<workload>/<params>/<release> */
 	struct utsname		uts;
+	struct run_identity	id;
+	char			main_metric[128];
 	double			*main_values;	/* main metric of each finished run */
 	int			nr_done;
 	double			last_duration;
+	struct run_comms	comms;		/* of the workload's processes, this run */
+	double			outside;	/* % of samples outside the workload; NAN */
 };
+
+#define MAX_INTERLEAVE		8	/* parameter sets of one --interleave run */
+
+/* Share of samples outside the workload above which a run says the machine is noisy. */
+#define NOISE_WARN_PERCENT	10.0
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
 		"[-o RESULTS]\n"
+		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
+		"                [--interleave 'k=v,...' --interleave 'k=v,...']\n"
 		"       kprof run --list\n\n"
 		"  k=v             nr_task, unit_size, size, runtime (testtime), seed, thp\n"
 		"  -r, --runs N    run the workload N times (default 3)\n"
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
 		"  -o, --output D  result root (default ./results)\n"
+		"  -n, --name NAME the result set's name: its directory and compare label\n"
+		"                  (default: the kernel release, uname -r)\n"
+		"  --commit SHA    the kernel's commit, kept in meta.json\n"
+		"  --note TEXT     a free-form note, kept in meta.json\n"
+		"  -I, --interleave SPEC  A/B on one kernel: one parameter set per option (k=v,...\n"
+		"                  over the command line's), runs alternating A B A B; each set\n"
+		"                  its own result directory\n"
 		"  -l, --list      list the workloads\n");
 }
 
@@ -149,9 +168,12 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 				close(pidfd);
 			return -errno;
 		}
-		if (elapsed_since(&next) >= 1.0) {
-			monitor_sample(mon);
-			next.tv_sec += 1;
+		if (elapsed_since(&next) >= 1.0 || !c->comms.nr) {
+			if (elapsed_since(&next) >= 1.0) {
+				monitor_sample(mon);
+				next.tv_sec += 1;
+			}
+			run_comms_scan(&c->comms, pid);	/* who the workload is, for the noise */
 		}
 		if (c->last_duration > 0)
 			progress_update("kprof run: %s run %d/%d: %.0fs elapsed, ~%.0fs remaining",
@@ -182,7 +204,9 @@ static int write_meta(FILE *fp, void *arg)
 
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fputs("{\n  \"workload\": ", fp);
+	fputs("{\n", fp);
+	run_write_identity(fp, &c->id);
+	fputs("  \"workload\": ", fp);
 	json_write_string(fp, workload_name(c->w));
 	fputs(",\n  \"family\": ", fp);
 	json_write_string(fp, workload_family(c->w));
@@ -204,6 +228,8 @@ static int write_meta(FILE *fp, void *arg)
 		(long)(sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) / 1024)));
 	fputs(",\n  \"date\": ", fp);
 	json_write_string(fp, date);
+	fputs(",\n  \"outside_samples_percent\": ", fp);
+	json_write_number(fp, c->outside);
 	fputs(",\n  \"event\": ", fp);
 	if (c->profile && run_profile_event_used())
 		json_write_string(fp, run_profile_event_used());
@@ -304,6 +330,18 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 	return ret;
 }
 
+/* Samples of other processes: the numbers of this run carry their noise. */
+static void warn_noise(struct run_ctx *c, const struct run_profile *prof, int run_no)
+{
+	const char *top;
+
+	c->outside = run_profile_outside(prof, &top);
+	if (c->outside >= NOISE_WARN_PERCENT)
+		pr_warn("%s run %d: %.0f%% of the samples (idle excluded) were outside the "
+			"workload (%s): the machine is noisy, the run's numbers carry it",
+			workload_name(c->w), run_no, c->outside, top);
+}
+
 /* One run: 0, -EINTR when interrupted, or another -errno (the reason already printed). */
 static int run_once(struct run_ctx *c)
 {
@@ -359,6 +397,12 @@ static int run_once(struct run_ctx *c)
 	go[0] = -1;
 	monitor_sample(mon);
 	if (c->profile) {
+		char *title = flamegraph_format_run_title(workload_name(c->w), c->path_params,
+							  c->id.name, c->uts.release,
+							  run_next_number(c->base));
+
+		run_profile_set_title(title);
+		free(title);
 		snprintf(final, sizeof(final), "%s/perf.data", tmpdir);
 		ret = run_profile_start(&prof, final, c->event);
 		if (ret) {
@@ -380,11 +424,15 @@ static int run_once(struct run_ctx *c)
 		ret = -ENOMEM;
 	counters = NULL;
 	if (prof && !run_interrupted) {	/* interrupted: the profile is aborted below */
-		int r = run_profile_stop(prof, tmpdir);
+		int r;
 
+		run_profile_set_workload(&c->comms);
+		r = run_profile_stop(prof, tmpdir);
 		if (!ret)
 			ret = r;
+		warn_noise(c, prof, run_no);
 	}
+	run_comms_release(&c->comms);
 	progress_done();
 	if (!ret && run_interrupted)
 		ret = -EINTR;
@@ -433,6 +481,8 @@ out:
 		}
 	}
 	c->main_values[c->nr_done++] = main_value;
+	if (run_share_kallsyms(c->base, final))
+		pr_warn("%s: the run keeps its own kallsyms snapshot", final);
 	/* later runs sample what the first one settled on (no repeated fallback notice) */
 	if (c->profile && !c->event && run_profile_event_used()) {
 		c->event_copy = strdup(run_profile_event_used());
@@ -487,13 +537,41 @@ static int setup(struct run_ctx *c)
 	abs = realpath(c->results, NULL);
 	if (!abs)
 		return -errno;
+	run_kernel_identify(&c->id.kernel);
+	if (!c->id.name)
+		c->id.name = c->uts.release;
+	c->id.main_metric = workload_main_metric(c->w, c->main_metric, sizeof(c->main_metric));
 	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", abs, workload_name(c->w), c->path_params,
-		 c->uts.release);
+		 c->id.name);
 	free(abs);
 	memcpy(c->base, dir, sizeof(c->base));
+	if (run_check_set_kernel(c->base, &c->id.kernel, dir, sizeof(dir))) {
+		pr_err("%s", dir);
+		return -EEXIST;
+	}
 	ret = run_mkdirs(c->base);
 	if (ret)
 		pr_err("%s: %s", c->base, strerror(-ret));
+	return ret;
+}
+
+/* One --interleave set: "k=v,k=v" or "k=v k=v" over the command line's parameters. */
+static int apply_spec(struct wl_params *p, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, err[256];
+	int n = 0, ret = copy ? 0 : -ENOMEM;
+
+	for (char *kv = copy ? strtok_r(copy, ", ", &save) : NULL; kv && !ret;
+	     kv = strtok_r(NULL, ", ", &save), n++) {
+		ret = wl_params_set(p, kv, err, sizeof(err));
+		if (ret)
+			pr_err("--interleave '%s': %s", spec, err);
+	}
+	if (!ret && !n) {
+		pr_err("--interleave '%s': no k=v", spec);
+		ret = -EINVAL;
+	}
+	free(copy);
 	return ret;
 }
 
@@ -505,18 +583,47 @@ int cmd_run(int argc, char **argv)
 		{ "no-profile", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "commit", required_argument, NULL, 'C' },
+		{ "note", required_argument, NULL, 'N' },
+		{ "interleave", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3 };
+	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3,
+			     .outside = NAN };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[256], *end;
+	const char *specs[MAX_INTERLEAVE];
+	struct run_ctx *sets = NULL;
+	size_t nr_specs = 0, nr_sets = 0;
+	char err[256], *end, token[64];
 	int opt, ret = 0, status;
 
 	wl_params_init(&c.p);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "r:e:o:lh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:e:o:n:I:lh", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'I':
+			if (nr_specs == MAX_INTERLEAVE) {
+				pr_err("--interleave: at most %d parameter sets", MAX_INTERLEAVE);
+				return KPROF_EXIT_USAGE;
+			}
+			specs[nr_specs++] = optarg;
+			break;
+		case 'n':
+			if (!run_name_valid(optarg)) {
+				pr_err("--name '%s': one directory name of letters, digits and ._+- "
+				       "(up to 64, not starting with '.' or '-')", optarg);
+				return KPROF_EXIT_USAGE;
+			}
+			c.id.name = optarg;
+			break;
+		case 'C':
+			c.id.commit = optarg;
+			break;
+		case 'N':
+			c.id.note = optarg;
+			break;
 		case 'r':
 			c.nr_runs = (int)strtol(optarg, &end, 10);
 			if (*end || c.nr_runs < 1 || c.nr_runs > 1000) {
@@ -558,17 +665,53 @@ int cmd_run(int argc, char **argv)
 			return KPROF_EXIT_USAGE;
 		}
 	}
-	if (workload_resolve(c.w, &c.p, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (c.event && c.profile && (opt = cmd_check_events("run", &c.event, 1)) >= 0)
+		return opt;
+	if (nr_specs == 1) {
+		pr_err("--interleave: give two parameter sets or more (A and B)");
 		return KPROF_EXIT_USAGE;
+	}
+	nr_sets = nr_specs ? nr_specs : 1;
+	if (nr_specs) {
+		snprintf(token, sizeof(token), "%lld-%d", (long long)time(NULL), (int)getpid());
+		c.id.interleave = token;
+	}
+	sets = calloc(nr_sets, sizeof(*sets));
+	if (!sets)
+		return KPROF_EXIT_ERROR;
+	for (size_t i = 0; i < nr_sets; i++) {
+		sets[i] = c;
+		if (nr_specs && apply_spec(&sets[i].p, specs[i])) {
+			free(sets);
+			return KPROF_EXIT_USAGE;
+		}
+		if (workload_resolve(c.w, &sets[i].p, err, sizeof(err))) {
+			pr_err("%s", err);
+			free(sets);
+			return KPROF_EXIT_USAGE;
+		}
 	}
 	if (workload_needs_root(c.w) && geteuid()) {
 		pr_err("%s: needs root (hugetlb reservation or loop mount)", workload_name(c.w));
+		free(sets);
 		return KPROF_EXIT_ERROR;
 	}
-	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
-	if (!c.main_values || setup(&c)) {
-		free(c.main_values);
+	for (size_t i = 0; i < nr_sets && !ret; i++) {
+		sets[i].main_values = calloc((size_t)c.nr_runs, sizeof(double));
+		if (!sets[i].main_values || setup(&sets[i]))
+			ret = -1;
+		for (size_t j = 0; j < i && !ret; j++) {
+			if (!strcmp(sets[i].base, sets[j].base)) {
+				pr_err("--interleave '%s' and '%s': the same parameters (%s)",
+				       specs[j], specs[i], sets[i].path_params);
+				ret = -1;
+			}
+		}
+	}
+	if (ret) {
+		for (size_t i = 0; i < nr_sets; i++)
+			free(sets[i].main_values);
+		free(sets);
 		return KPROF_EXIT_ERROR;
 	}
 
@@ -578,18 +721,28 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
+	/* interleaved: A B A B ..., so that a drift of the machine hits every set alike */
 	for (int i = 0; i < c.nr_runs && !ret && !run_interrupted; i++)
-		ret = run_once(&c);
+		for (size_t s = 0; s < nr_sets && !ret && !run_interrupted; s++)
+			ret = run_once(&sets[s]);
 	if (run_interrupted) {
-		pr_err("interrupted: %d finished run%s kept in %s", c.nr_done,
-		       c.nr_done == 1 ? "" : "s", c.base);
+		for (size_t s = 0; s < nr_sets; s++)
+			pr_err("interrupted: %d finished run%s kept in %s", sets[s].nr_done,
+			       sets[s].nr_done == 1 ? "" : "s", sets[s].base);
 		status = 128 + run_interrupted;
 	} else {
-		summary(&c);
+		for (size_t s = 0; s < nr_sets; s++)
+			summary(&sets[s]);
+		if (nr_sets > 1 && !ret)
+			printf("interleaved %zu parameter sets, %d runs each: kprof compare %s %s\n",
+			       nr_sets, c.nr_runs, sets[0].base, sets[1].base);
 		status = ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 	}
 	run_profile_exit();
-	free(c.event_copy);
-	free(c.main_values);
+	for (size_t s = 0; s < nr_sets; s++) {
+		free(sets[s].event_copy);
+		free(sets[s].main_values);
+	}
+	free(sets);
 	return status;
 }

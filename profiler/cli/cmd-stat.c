@@ -71,6 +71,8 @@ static int parse(int argc, char **argv, struct stat_opts *o, struct target_args 
 		}
 	}
 	bad = target_check(t, optind < argc);
+	if (!bad && t->nr_pids && optind < argc)
+		bad = "give one target: -a/-C (with or without a command), -p, or a command";
 	if (bad)
 		return usage_error(bad, "");
 	o->system_wide = t->system_wide;
@@ -79,7 +81,7 @@ static int parse(int argc, char **argv, struct stat_opts *o, struct target_args 
 	o->nr_pids = t->nr_pids;
 	o->events = t->events;
 	o->nr_events = t->nr_events;
-	return -1;
+	return cmd_check_events("stat", o->events, o->nr_events);
 }
 
 static void print_counts(const struct kv_list *totals)

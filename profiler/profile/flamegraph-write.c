@@ -48,10 +48,11 @@ int flamegraph_write_file(const char *path, const struct flame_tree *tree,
 	return ret ? svg_failed(ret, path, err, errlen) : 0;
 }
 
-int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event)
+int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event,
+			     const char *title)
 {
 	struct flame_svg_opts svg = {
-		.minwidth = 0.1, .colors = FLAME_COLORS_KERNEL, .countname = event,
+		.minwidth = 0.1, .colors = FLAME_COLORS_KERNEL, .countname = event, .title = title,
 	};
 	struct flame_tree *tree;
 	char err[512], *out;

@@ -105,9 +105,22 @@ int flamegraph_write_file(const char *path, const struct flame_tree *tree,
 
 /*
  * `kprof run`: draw @cg (the run's profile of @event, weighted by period) into
- * @run_dir/flamegraph.svg with the kernel/user colours. 0, or -errno after a one-line warning:
- * a run without its picture is still a good run.
+ * @run_dir/flamegraph.svg with the kernel/user colours and @title (NULL: the default). 0, or
+ * -errno after a one-line warning: a run without its picture is still a good run.
  */
-int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event);
+int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event,
+			     const char *title);
+
+/*
+ * Names from a `kprof run` result's meta.json (in @path when it is a directory, else beside
+ * it), malloc'ed, NULL when there is none:
+ *  - the title of a run's graph: "brk_test 5s - base (kernel 6.1.0) - run 2";
+ *  - a side of a diff: "base run 2" (the set's name and the run), else NULL.
+ */
+char *flamegraph_run_title(const char *path);
+char *flamegraph_side_name(const char *path);
+/* The run title from its parts; @run < 0: not numbered. */
+char *flamegraph_format_run_title(const char *workload, const char *params, const char *name,
+				  const char *kernel, int run);
 
 #endif

@@ -44,6 +44,9 @@ int event_parse(const char *spec, struct event_list *l, char *err, size_t errlen
 int event_list_push(struct event_list *l, const struct event_spec *e);
 void event_list_release(struct event_list *l);	/* frees entries; the list is reusable */
 
+/* The @i-th named event (its attr's type and config in *@attr), NULL after the last. */
+const char *event_named_at(size_t i, struct perf_event_attr *attr);
+
 /* True for PERF_TYPE_HARDWARE cycles (any modifiers): the events that may fall back. */
 bool event_is_cycles(const struct event_spec *e);
 /*

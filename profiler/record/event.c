@@ -57,6 +57,16 @@ static const struct named_event named_events[] = {
 	  HW_CACHE(PERF_COUNT_HW_CACHE_NODE, WRITE, MISS) },
 };
 
+const char *event_named_at(size_t i, struct perf_event_attr *attr)
+{
+	if (i >= sizeof(named_events) / sizeof(*named_events))
+		return NULL;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = named_events[i].type;
+	attr->config = named_events[i].config;
+	return named_events[i].name;
+}
+
 int event_list_push(struct event_list *l, const struct event_spec *e)
 {
 	struct event_spec *v = realloc(l->v, (l->nr + 1) * sizeof(*v));
@@ -116,7 +126,8 @@ static int parse_named(const char *ev, struct event_list *l, char *err, size_t e
 	int ret;
 
 	if (!n) {
-		snprintf(err, errlen, "unknown event '%s' (see docs/record.md for the list)", ev);
+		snprintf(err, errlen, "unknown event '%s' ('kprof list' shows the events and "
+			 "tracepoints here)", ev);
 		return -EINVAL;
 	}
 	e.attr.size = sizeof(e.attr);

@@ -71,6 +71,9 @@ int target_opt(int c, const char *arg, struct target_args *t, const char **what)
 	case 'p':
 		*what = "bad pid list";
 		return record_parse_pids(arg, &t->pids, &t->nr_pids) ? -EINVAL : 1;
+	case 't':
+		*what = "bad thread id list";
+		return record_parse_pids(arg, &t->tids, &t->nr_tids) ? -EINVAL : 1;
 	case 'e':
 		*what = "out of memory for";
 		return record_add_event(arg, &t->events, &t->nr_events) ? -ENOMEM : 1;
@@ -85,15 +88,43 @@ int target_opt(int c, const char *arg, struct target_args *t, const char **what)
 
 const char *target_check(const struct target_args *t, bool has_cmd)
 {
-	if ((t->system_wide || t->cpus || has_cmd) + (t->nr_pids > 0) > 1)
-		return "give one target: -a/-C (with or without a command), -p, or a command";
-	if (!t->system_wide && !t->cpus && !t->nr_pids && !has_cmd && !t->duration)
-		return "nothing to do: give -a, -C, -p or a command";
+	bool tasks = t->nr_pids || t->nr_tids;
+
+	if ((t->system_wide || t->cpus) + tasks > 1)
+		return "give one target: -a/-C (with or without a command), -p/-t (a command "
+		       "then only times the recording), or a command";
+	if (!t->system_wide && !t->cpus && !tasks && !has_cmd && !t->duration)
+		return "nothing to do: give -a, -C, -p, -t or a command";
 	return NULL;
+}
+
+int record_parse_callgraph(const char *arg, struct record_opts *o)
+{
+	uint64_t size = 8192;
+
+	o->callgraph = o->callgraph_dwarf = o->callgraph_lbr = false;
+	if (!strcmp(arg, "fp")) {
+		o->callgraph = true;
+		return 0;
+	}
+	if (!strcmp(arg, "lbr")) {
+		o->callgraph_lbr = true;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return -EINVAL;
+	/* perf: the dump size is rounded to u64 and at most 65528 (USHRT_MAX & ~7) */
+	if (arg[5] == ',' && (record_parse_u64(arg + 6, &size) || size < 8 || size > 65528 ||
+			      size % 8))
+		return -EINVAL;
+	o->callgraph_dwarf = true;
+	o->stack_dump = (uint32_t)size;
+	return 0;
 }
 
 void target_release(struct target_args *t)
 {
 	free(t->pids);
+	free(t->tids);
 	free(t->events);
 }

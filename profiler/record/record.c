@@ -20,6 +20,14 @@
 #define DEFAULT_CYCLES_PERIOD	1000003ULL	/* LKP's --count for cycles */
 #define DEFAULT_FREQ		4000ULL		/* perf's default -F for other events */
 #define DEFAULT_MMAP_PAGES	128U		/* perf's default for root: 512 KiB per CPU */
+#if defined(__x86_64__)
+/* perf's arch__user_reg_mask() on x86_64: AX..R15 and the flags, without DS, ES, FS, GS */
+#define DWARF_USER_REGS		(((1ULL << 24) - 1) & ~(0xfULL << 12))
+#elif defined(__aarch64__)
+#define DWARF_USER_REGS		((1ULL << 33) - 1)	/* X0..X30, SP, PC */
+#else
+#define DWARF_USER_REGS		0ULL	/* unknown: the kernel refuses, the error says so */
+#endif
 
 struct record_session {
 	struct session		*sess;
@@ -47,6 +55,21 @@ static void build_attr(const struct record_opts *o, const struct event_spec *e, 
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callgraph)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callgraph_dwarf) {
+		/* as perf: kernel chains, the user part unwound later from registers and stack */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = DWARF_USER_REGS;
+		a->sample_stack_user = o->stack_dump ? o->stack_dump : 8192;
+		a->exclude_callchain_user = 1;
+	}
+	if (o->callgraph_lbr) {
+		/* as perf: the user call stack from the LBR, the kernel part from the callchain */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
 	if (e->tracepoint)
 		a->sample_type |= PERF_SAMPLE_RAW;
 	a->read_format = PERF_FORMAT_ID;
@@ -54,6 +77,9 @@ static void build_attr(const struct record_opts *o, const struct event_spec *e, 
 	if (first) {
 		/* The tracking event: side-band records for maps, comms and tasks. */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+		/* DWARF unwinding reads .eh_frame_hdr in the non-executable segments: perf's
+		 * unwinder finds no map for them without the data mmaps (as perf records them) */
+		a->mmap_data = o->callgraph_dwarf;
 	}
 	if (user_only)
 		a->exclude_kernel = a->exclude_hv = 1;
@@ -105,6 +131,13 @@ static int open_events(struct record_session *rs, const struct record_opts *o, b
 			break;
 		struct event_spec *e = &rs->events.v[failed];
 
+		if (o->callgraph_lbr && ret != -EACCES && ret != -EPERM) {
+			/* no fallback: every event fails the same way without LBR */
+			snprintf(err, errlen, "--call-graph lbr: %s: %s: LBR call stacks need a "
+				 "hardware PMU with Intel's last branch records; this machine has "
+				 "none (use --call-graph fp or dwarf)", e->name, reason);
+			break;
+		}
 		if ((ret == -EACCES || ret == -EPERM) && task && !user_only) {
 			pr_warn("kernel profiling not allowed (perf_event_paranoid is %d, "
 				"not root): recording user space only", paranoid_level());
@@ -227,6 +260,8 @@ tasks:
 		synth_all_tasks(rs->w, id_hdr);
 	for (size_t i = 0; i < o->nr_pids; i++)
 		synth_task(rs->w, id_hdr, o->pids[i]);
+	for (size_t i = 0; i < o->nr_tids; i++)
+		synth_task(rs->w, id_hdr, o->tids[i]);
 }
 
 static void record_free(struct record_session *rs)
@@ -258,14 +293,14 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	struct record_session *rs = calloc(1, sizeof(*rs));
 	struct session_target t = {
 		.system_wide = o->system_wide, .cpus = o->cpus, .pids = o->pids,
-		.nr_pids = o->nr_pids, .argv = argv,
+		.nr_pids = o->nr_pids, .tids = o->tids, .nr_tids = o->nr_tids, .argv = argv,
 	};
 	int ret;
 
 	if (!rs)
 		return -ENOMEM;
 	rs->output = strdup(o->output ? o->output : "perf.data");
-	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids);
+	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids && !o->nr_tids);
 	rs->argc = 1;
 	rs->argv = (char *const *)default_cmdline;
 	if (!rs->output) {

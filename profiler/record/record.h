@@ -20,7 +20,12 @@ struct record_opts {
 	pid_t		*pids; size_t nr_pids;	/* -p */
 	const char	**events; size_t nr_events;	/* -e; none: cycles:pp…cpu-clock */
 	uint64_t	freq, period;	/* -F / -c; 0 = default */
-	bool		callgraph;	/* -g */
+	bool		callgraph;	/* -g: kernel and user call chains (frame pointers) */
+	bool		callgraph_dwarf;	/* --call-graph dwarf: kernel chains, and the user
+					 * registers and stack (REGS_USER, STACK_USER) */
+	uint32_t	stack_dump;	/* dwarf: user stack bytes per sample (8192) */
+	bool		callgraph_lbr;	/* --call-graph lbr: user chains from the LBR */
+	pid_t		*tids; size_t nr_tids;	/* -t: these threads only */
 	unsigned int	mmap_pages;	/* -m */
 	const char	*output;	/* -o, default "perf.data" */
 	const char	*filter;	/* --filter for tracepoints */
@@ -59,12 +64,36 @@ int record_parse_u64(const char *arg, uint64_t *v);
 /* Append @arg (borrowed) to a growing -e list. */
 int record_add_event(const char *arg, const char ***events, size_t *nr);
 
+/* ---- what -e accepts (event-list.c) ------------------------------------------------------- */
+
+struct record_known_event {
+	char		*name;		/* "cpu-clock", "sched:sched_switch" (owned) */
+	const char	*kind;		/* "software", "hardware", "hw-cache", "tracepoint" */
+	bool		supported;	/* can be opened here (tracepoints: present) */
+};
+/*
+ * The named events and every tracepoint, matching @glob (fnmatch; NULL: all; "sys:name" globs
+ * tracepoints). 0, or -errno with @err when tracefs cannot be read and nothing else matched;
+ * 0 with a non-empty @err when the named events matched but tracefs could not be read.
+ */
+int record_known_events(const char *glob, struct record_known_event **out, size_t *nr,
+			char *err, size_t errlen);
+void record_known_events_free(struct record_known_event *v, size_t nr);
+/*
+ * Parse every -e before anything starts: -EINVAL for a name that is not an event here (unknown
+ * name, bad modifier, no such tracepoint: a usage error), other -errno when tracefs cannot be
+ * read (the reason names its mode); one line in @err.
+ */
+int record_check_events(const char *const *events, size_t nr, char *err, size_t errlen);
+
 /* The target and event options `record` and `stat` share: -a -C -p -e --duration. */
 struct target_args {
 	bool		system_wide;
 	const char	*cpus;		/* borrowed from argv */
 	pid_t		*pids;		/* owned */
 	size_t		nr_pids;
+	pid_t		*tids;		/* owned (-t, record only) */
+	size_t		nr_tids;
 	const char	**events;	/* owned array of borrowed strings */
 	size_t		nr_events;
 	double		duration;	/* seconds; 0: none */
@@ -72,8 +101,16 @@ struct target_args {
 #define TARGET_OPT_DURATION 256		/* getopt code of --duration */
 /* One getopt result: 1 handled, 0 not a target option, -errno bad value (*@what says why). */
 int target_opt(int c, const char *arg, struct target_args *t, const char **what);
-/* NULL when the combination is valid, else what is wrong. */
+/*
+ * NULL when the combination is valid, else what is wrong. With -p or -t a command only times
+ * the recording (perf's `-p PID -- sleep N`): it runs, unprofiled, until it exits.
+ */
 const char *target_check(const struct target_args *t, bool has_cmd);
+/*
+ * perf's --call-graph value: "fp", "dwarf[,SIZE]" or "lbr" into @o (SIZE: 8..65528, a multiple
+ * of 8; default 8192). -EINVAL otherwise.
+ */
+int record_parse_callgraph(const char *arg, struct record_opts *o);
 void target_release(struct target_args *t);
 
 /* ---- waiting while events run (record-wait.c) ----------------------------------------------- */

@@ -31,6 +31,8 @@ struct session_target {
 	const char	*cpus;		/* -C list (system-wide on them), or NULL */
 	const pid_t	*pids;		/* -p: all threads of each */
 	size_t		nr_pids;
+	const pid_t	*tids;		/* -t: these threads */
+	size_t		nr_tids;
 	char *const	*argv;		/* command held until session_go(), or NULL */
 	bool		counting;	/* no rings: tasks are counted per thread on any CPU
 					 * (cpu -1), so time running/enabled scale correctly */

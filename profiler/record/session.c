@@ -194,7 +194,22 @@ int session_new(const struct session_target *t, struct session **out, char *err,
 	} else if (t->argv) {
 		s->threads = perf_thread_map__new_array(1, &s->child);
 		s->task_target = true;
-	} else if (t->nr_pids) {
+	} else if (t->nr_pids || t->nr_tids) {
+		for (size_t i = 0; i < t->nr_tids && !ret; i++) {
+			pid_t *n = realloc(tids, (nr_tids + 1) * sizeof(*tids));
+
+			if (!n) {
+				ret = -ENOMEM;
+				break;
+			}
+			tids = n;
+			tids[nr_tids++] = t->tids[i];
+			if (kill(t->tids[i], 0) && errno == ESRCH) {
+				ret = -ESRCH;
+				snprintf(err, errlen, "thread %d: %s", (int)t->tids[i],
+					 strerror(ESRCH));
+			}
+		}
 		for (size_t i = 0; i < t->nr_pids && !ret; i++) {
 			ret = add_threads(t->pids[i], &tids, &nr_tids);
 			if (ret)

@@ -159,6 +159,16 @@ int tracepoint_parse(const char *sys_glob, const char *name_glob, struct event_l
 	int ret;
 
 	if (!dir) {
+		struct stat st;
+
+		if (!stat("/sys/kernel/tracing", &st) && access("/sys/kernel/tracing", X_OK)) {
+			snprintf(err, errlen, "tracepoint %s:%s: /sys/kernel/tracing: %s (tracefs "
+				 "is mode %04o, owner uid %u): run as root, or remount it readable "
+				 "(mount -o remount,mode=755 /sys/kernel/tracing)", sys_glob,
+				 name_glob, strerror(EACCES), (unsigned int)(st.st_mode & 07777),
+				 (unsigned int)st.st_uid);
+			return -EACCES;
+		}
 		snprintf(err, errlen, "tracepoint %s:%s: tracefs is not mounted (and cannot be)",
 			 sys_glob, name_glob);
 		return -ENOENT;
@@ -170,19 +180,37 @@ int tracepoint_parse(const char *sys_glob, const char *name_glob, struct event_l
 		names = NULL;
 		nr_names = 0;
 		ret = list_dirs(path, name_glob, &names, &nr_names);
-		for (size_t i = 0; i < nr_names && !ret; i++, found++)
+		for (size_t i = 0; i < nr_names && !ret; i++) {
 			ret = add_tracepoint(dir, systems[s], names[i], l);
+			if (ret == -ENOENT)
+				ret = 0;	/* a directory without an id is no tracepoint */
+			else if (!ret)
+				found++;
+		}
 		free_names(names, nr_names);
 	}
 	free_names(systems, nr_sys);
+	if (ret == -EACCES || ret == -EPERM) {
+		struct stat st;
+
+		/* tracefs is root's (mode 0700) unless mounted otherwise: say so, and what helps */
+		snprintf(path, sizeof(path), "%s/events", dir);
+		if (stat(dir, &st))
+			st.st_mode = 0;
+		snprintf(err, errlen, "tracepoint %s:%s: %s: %s (tracefs %s is mode %04o, owner "
+			 "uid %u): run as root, or remount it readable (mount -o remount,mode=755 "
+			 "%s)", sys_glob, name_glob, path, strerror(-ret), dir,
+			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid, dir);
+		return ret;
+	}
 	if (ret) {
 		snprintf(err, errlen, "tracepoint %s:%s: %s", sys_glob, name_glob, strerror(-ret));
 		return ret;
 	}
 	if (!found) {
-		snprintf(err, errlen, "no tracepoint matches '%s:%s' in %s/events", sys_glob,
-			 name_glob, dir);
-		return -ENOENT;
+		snprintf(err, errlen, "no tracepoint matches '%s:%s' in %s/events ('kprof list "
+			 "\"%s:*\"' shows them)", sys_glob, name_glob, dir, sys_glob);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
  * stackcollapse-style profile.folded next to it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,80 @@ struct run_profile {
 	struct record_session	*rec;
 	char			*perf_data;
 	struct kv_list		keys;		/* perf-profile.* of this run */
+	double			outside;	/* % of samples outside the workload; NAN */
+	char			outside_top[160];
 };
+
+static struct run_comms workload_comms;		/* of the next profile */
+
+void run_profile_set_workload(const struct run_comms *c)
+{
+	run_comms_release(&workload_comms);
+	for (size_t i = 0; c && i < c->nr; i++) {
+		char (*n)[16] = realloc(workload_comms.v, (i + 1) * sizeof(*n));
+
+		if (!n)
+			return;	/* no share then: the warning is a nicety */
+		workload_comms.v = n;
+		memcpy(n[i], c->v[i], sizeof(*n));
+		workload_comms.nr = i + 1;
+	}
+}
+
+double run_profile_outside(const struct run_profile *rp, const char **top)
+{
+	if (top)
+		*top = rp ? rp->outside_top : "";
+	return rp ? rp->outside : NAN;
+}
+
+/* The derive child's share outside the workload, as "<percent> <top>\n" in @path. */
+static void write_outside(const struct profile *p, const char *path)
+{
+	char top[160];
+	double pct;
+	FILE *fp;
+
+	if (!p->nr_events || !workload_comms.nr ||
+	    run_outside_share(p->events[0].cg, &workload_comms, &pct, top, sizeof(top)))
+		return;
+	fp = fopen(path, "we");
+	if (fp) {
+		fprintf(fp, "%.3f %s\n", pct, top);
+		fclose(fp);
+	}
+}
+
+static void read_outside(struct run_profile *rp, const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	char line[256];
+
+	rp->outside = NAN;
+	if (!fp)
+		return;
+	if (fgets(line, sizeof(line), fp)) {
+		char *end;
+
+		line[strcspn(line, "\n")] = 0;
+		rp->outside = strtod(line, &end);
+		if (end == line)
+			rp->outside = NAN;
+		snprintf(rp->outside_top, sizeof(rp->outside_top), "%s", *end ? end + 1 : "");
+	}
+	fclose(fp);
+	unlink(path);
+}
 
 static char *event_used;			/* of the latest profile, for meta.json */
 static struct kv_list latest_keys;		/* of the latest profile, for the summary */
+static char *graph_title;			/* of the next run's flamegraph.svg */
+
+void run_profile_set_title(const char *title)
+{
+	free(graph_title);
+	graph_title = title ? strdup(title) : NULL;
+}
 
 const char *run_profile_event_used(void)
 {
@@ -60,9 +131,12 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 		free(rp);
 		return -ENOMEM;
 	}
+	rp->outside = NAN;
 	ret = record_session_start(&o, &rp->rec, err, sizeof(err));
 	if (ret) {
-		pr_err("profiling: %s", err[0] ? err : strerror(-ret));
+		pr_err("profiling: %s%s", err[0] ? err : strerror(-ret),
+		       ret == -EACCES || ret == -EPERM ?
+		       " (or run without the profile: kprof run --no-profile)" : "");
 		run_profile_free(rp);
 		return ret;
 	}
@@ -105,6 +179,8 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	}
 	if (!p->nr_events)
 		pr_warn("%s: no samples: no perf-profile keys for this run", perf_data);
+	snprintf(path, sizeof(path), "%s/.outside", dir);
+	write_outside(p, path);
 	cgs = calloc(p->nr_events + 1, sizeof(*cgs));
 	if (!cgs) {
 		profile_free(p);
@@ -132,7 +208,7 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		pr_err("%s: %s", path, strerror(-ret));
 	/* flamegraph.svg beside it; failing costs only the picture */
 	if (!ret && p->nr_events)
-		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
+		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name, graph_title);
 	kv_list_release(&keys);
 	profile_free(p);
 	return ret ? 1 : 0;
@@ -146,7 +222,7 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 static int derive(struct run_profile *rp, const char *dir)
 {
 	struct json_object keys = { 0 };
-	char keys_path[4096], err[256];
+	char keys_path[4096], outside_path[4096], err[256];
 	int status, ret;
 	pid_t pid;
 
@@ -167,6 +243,8 @@ static int derive(struct run_profile *rp, const char *dir)
 		unlink(keys_path);
 		return -EIO;
 	}
+	snprintf(outside_path, sizeof(outside_path), "%s/.outside", dir);
+	read_outside(rp, outside_path);
 	ret = json_read_file(keys_path, &keys, err, sizeof(err));
 	if (ret)
 		pr_err("%s: %s", keys_path, err);
@@ -296,6 +374,8 @@ int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
 
 void run_profile_exit(void)
 {
+	run_comms_release(&workload_comms);
+	run_profile_set_title(NULL);
 	free(event_used);
 	event_used = NULL;
 	kv_list_release(&latest_keys);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "workloads/workloads.h"
 
@@ -19,6 +20,8 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 int run_profile_stop(struct run_profile *rp, const char *dir);
 /* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
 int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out);
+/* The title of the next profiles' flamegraph.svg (copied; NULL: the default). */
+void run_profile_set_title(const char *title);
 /* The event that was sampled, or NULL before the first profile. */
 const char *run_profile_event_used(void);
 /* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */
@@ -40,8 +43,8 @@ void run_profile_exit(void);
 
 /*
  * The result set of `kprof run`:
- *   RESULTS/<workload>/<params>/<kernel release>/<run#>/{stats.json,<workload>.log,meta.json,...}
- *   RESULTS/<workload>/<params>/<kernel release>/matrix.json
+ *   RESULTS/<workload>/<params>/<name>/<run#>/{stats.json,<workload>.log,meta.json,...}
+ *   RESULTS/<workload>/<params>/<name>/{matrix.json,kallsyms}
  * Every file is written to a temporary name and renamed into place; a run directory is built
  * under a temporary name and renamed to its number only when complete.
  */
@@ -64,6 +67,59 @@ int run_write_stats(const char *path, const struct wl_metrics *m);
  * (created when absent); a reason in @err on failure. 0 / -errno.
  */
 int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
+
+
+/* ---- a noisy machine (run-noise.c) ---- */
+/* The names of the workload's processes, collected while it runs. Zero-initialise. */
+struct run_comms {
+	char	(*v)[16];
+	size_t	nr;
+};
+/* Add the comm of every process whose process group is @pgrp. 0 / -errno. */
+int run_comms_scan(struct run_comms *c, pid_t pgrp);
+void run_comms_release(struct run_comms *c);
+/*
+ * Of @cg's samples (idle excluded), the share in percent whose command is not one of @c's, and
+ * in @top the three busiest of those ("cc1 29%, chromium 6%"). 0 / -ENOMEM.
+ */
+struct callgraph;
+int run_outside_share(const struct callgraph *cg, const struct run_comms *c, double *pct,
+		      char *top, size_t toplen);
+/* The workload's commands for the next profile's share outside it (copied; NULL: none). */
+void run_profile_set_workload(const struct run_comms *c);
+/* The share of samples outside the workload of the stopped profile; NAN when unknown. */
+double run_profile_outside(const struct run_profile *rp, const char **top);
+
+/* ---- the set's identity (run-set.c) ---- */
+struct run_kernel {
+	char	release[65], version[65];	/* uname -r, uname -v */
+	char	config_hash[17];		/* FNV-1a of /proc/config.gz or /boot/config-*; "" */
+};
+struct run_identity {
+	const char		*name;		/* the set's directory and label (--name, or release) */
+	const char		*commit, *note;	/* --commit, --note; NULL when not given */
+	const char		*main_metric;
+	const char		*interleave;	/* the token shared by the sets of one --interleave
+						 * run (an intended A/B of parameters); NULL */
+	struct run_kernel	kernel;
+};
+/* One path component of [A-Za-z0-9._+-], 1..64 characters, not starting with '.' or '-'. */
+bool run_name_valid(const char *name);
+void run_kernel_identify(struct run_kernel *k);
+/*
+ * 0 when the set in @base is empty or its runs were made on kernel build @k (uname -v and, when
+ * both are known, the config hash); -EEXIST with the reason in @err otherwise.
+ */
+int run_check_set_kernel(const char *base, const struct run_kernel *k, char *err,
+			 size_t errlen);
+/*
+ * The run's perf.data.kallsyms becomes a hard link to <base>/kallsyms when their bytes are the
+ * same (the first run's snapshot is the set's). 0 / -errno; a run that keeps its copy is fine.
+ */
+int run_share_kallsyms(const char *base, const char *run_dir);
+/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", "interleave",
+ * each a line. */
+int run_write_identity(FILE *fp, const struct run_identity *id);
 
 
 /*

@@ -32,4 +32,26 @@ test_expect_success 'stat a command: user space only, page-faults counted' '
 	test "$(awk "\$2 == \"page-faults\" { print \$1 }" err)" -ge 500
 '
 
+test_expect_success TRACEFS 'a tracepoint without access names the tracefs mode' '
+	mode=$(stat -c %a /sys/kernel/tracing) &&
+	if as_nobody test -x /sys/kernel/tracing; then
+		echo "# tracefs is open to everyone here (mode $mode)"
+	else
+		test_must_fail as_nobody "$KPROF" record -e sched:sched_switch -o t.data -- true \
+			2>err &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "tracefs is mode 0$mode, owner uid 0): run as root, or remount" err &&
+		as_nobody "$KPROF" list >l 2>err &&
+		grep -qx "  cpu-clock" l && grep -q "no tracepoints: .*tracefs is mode" err
+	fi
+'
+
+test_expect_success 'kprof run without privilege: perf_event_paranoid named, --no-profile suggested' '
+	test_must_fail as_nobody "$KPROF" run brk_test testtime=1 --runs 1 -o res 2>err &&
+	grep -q "perf_event_paranoid <= 0 (it is [0-9]*)" err &&
+	grep -q "kprof run --no-profile" err &&
+	as_nobody "$KPROF" run brk_test testtime=1 --runs 1 --no-profile -o res >out 2>err &&
+	grep -q "aim9.brk_test.ops_per_sec" out
+'
+
 test_done

@@ -3,6 +3,8 @@
 # (tests/e2e/flamegraph-browser.js). Hover, regex search with the matched share, click-zoom, the
 # state kept in the URL and restored on reload, reset. The browser and playwright-core are
 # installed by the set-up below; the test is skipped (with the reason) only when they cannot be.
+# Screenshots (decoded in the browser script): the first screen of a graph taller than the window
+# shows frames (it opens as an icicle), and the diff graph shows its legend with both colours.
 . "$(dirname "$0")/lib.sh"
 
 CHROMIUM=/usr/bin/chromium
@@ -26,13 +28,17 @@ fi
 value() { sed -n "s/^$1=//p" obs; }
 
 printf 'main;work;compute 60\nmain;work;io_wait_[k] 30\nmain;idle 10\n' >prof.folded
+# tall.folded: 70 rows of wide frames (a deep kernel path) and a thin 150-frame tower
+perl -e 'print join(";", map { "f$_" } 1..70), " 900\n";
+	 print join(";", map { "t$_" } 1..150), " 2\n"; print "idle 98\n"' >tall.folded
 
 test_expect_success 'the browser runs the SVG script without errors' '
 	"$KPROF" flamegraph --width 1020 prof.folded >graph.svg &&
 	printf "main;work;compute 40\nmain;idle 60\n" >before.folded &&
 	"$KPROF" flamegraph --diff before.folded prof.folded >diff.svg &&
+	"$KPROF" flamegraph tall.folded >tall.svg &&
 	NODE_PATH=$NODE_MODULES timeout 180 node "$KPROF_SRC/tests/e2e/flamegraph-browser.js" \
-		"$PWD/graph.svg" "$PWD/profile" "$PWD/diff.svg" >obs &&
+		"$PWD/graph.svg" "$PWD/profile" "$PWD/diff.svg" "$PWD/tall.svg" "$PWD" >obs &&
 	test "$(value errors)" = none && test "$(value frames)" -eq 6
 '
 
@@ -85,6 +91,21 @@ test_expect_success 'reset zoom restores the layout and keeps the search; Escape
 test_expect_success 'differential graph: before, after and delta on hover, red growth' '
 	test "$(value diff.details)" = "Function: work (before: 40 samples, 40.00%; after: 90 samples, 90.00%; delta: +50.00%, self delta: +0.00%)" &&
 	test "$(value diff.work)" = "rgb(255,0,0)"
+'
+
+test_expect_success 'screenshot: the first screen of a tall graph shows frames (icicle)' '
+	test "$(value tall.svg_height)" -gt 720 &&
+	test "$(value tall.inverted)" = 1 &&
+	value tall.title | grep -q "root at the top" &&
+	test -s first-screen.png &&
+	awk -v s="$(value tall.frame_share)" "BEGIN { exit !(s > 0.3) }"
+'
+
+test_expect_success 'screenshot: the diff graph shows its legend, both ends of the scale' '
+	test "$(value diff.legend_in_view)" = true &&
+	test "$(value diff.legend_red)" -gt 50 && test "$(value diff.legend_blue)" -gt 50 &&
+	value diff.legend_text | grep -q "BEFORE: before.folded → AFTER: prof.folded" &&
+	test -s diff-legend.png
 '
 
 test_done

@@ -100,7 +100,8 @@ test_expect_success 'two runs per side: nothing listed, and a warning says why' 
 test_expect_success '--stats: stddev, runs and a Welch p-value; the header says so' '
 	"$KPROF" compare --stats $BASE $NEW >out &&
 	grep -q "Welch" out &&
-	row="   1322908 ±  1.5%    6      -5.0%  2.6e-04    1256536 ±  1.5%    6  "
+	grep -q "over all 1 tested rows" out &&
+	row="   1322908 ±  1.5%    6      -5.0%  2.6e-04  2.6e-04    1256536 ±  1.5%    6  "
 	grep -q "^${row}aim9.brk_test.ops_per_sec$" out
 '
 
@@ -110,9 +111,20 @@ test_expect_success '--stats --alpha: a noisy row is marked' '
 	grep -q "fewer than 5 runs" out
 '
 
-test_expect_success '--raw: per-run values under each row' '
+test_expect_success 'drift: a main metric that rises run by run is named' '
+	make_runs drift/a aim9.x 100.0 101.0 102.0 103.0 104.0 &&
+	make_runs drift/b aim9.x 100.0 102.0 101.0 100.5 101.5 &&
+	for i in 0 1 2 3 4; do printf "{\"main_metric\": \"aim9.x\"}" >drift/a/$i/meta.json; done &&
+	"$KPROF" compare drift/a drift/b >out 2>err &&
+	grep -q "warning: a: aim9.x rises strictly run by run over 5 runs: the machine drifts" err &&
+	"$KPROF" compare drift/b drift/a >out 2>err &&
+	grep -q "b: aim9.x\|a: aim9.x rises" err &&
+	"$KPROF" compare --json drift/a drift/b | grep -q "\"drift\": 1"
+'
+
+test_expect_success '--raw: per-run values under each row, 5 significant digits' '
 	"$KPROF" compare --raw $BASE $NEW >out &&
-	grep -q "fc21959f74bc1138: 1351624.95 1316322.79 1330363.33 1289563.33 1314100 1335475.48" out
+	grep -q "fc21959f74bc1138: 1351625 1316323 1330363 1289563 1314100 1335475$" out
 '
 
 test_expect_success '--json: valid JSON with means, p-values and raw values' '

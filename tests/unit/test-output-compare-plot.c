@@ -4,6 +4,7 @@
  * labels, tic steps from gnuplot's quantize_normal_tics), one '*' per good run and one 'O' per
  * bad run, and the SVG being well-formed enough to hold every point.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,34 @@ int main(void)
 	ok(strstr(sv, "a&lt;b") && strstr(sv, "v6.1 &amp; co"), "svg text is escaped");
 	is_int(count(sv, 'M') >= 6 * 4, 1, "a star per good run");
 	ok(strstr(sv, "</svg>\n") != NULL, "svg closed");
+	ok(strstr(sv, "<text id=\"ytitle\"") && strstr(sv, ">a&lt;b</text>\n<text id=\"xtitle\"") &&
+	   strstr(sv, ">run (each set"), "axis titles: the key up the y axis, runs along x");
+	{
+		/* every tic label is a multiple of one round step: 1, 2 or 5 times 10^k */
+		const char *q = sv;
+		double prev = NAN, step = NAN, v;
+		int n = 0;
+		bool round = true;
+
+		while ((q = strstr(q, "class=\"yticlabel\""))) {
+			q = strchr(q, '>') + 1;
+			v = strtod(q, NULL);
+			if (n == 1)
+				step = v - prev;
+			else if (n > 1)
+				round &= fabs(v - prev - step) < step * 1e-9;
+			prev = v;
+			n++;
+		}
+		if (n > 1) {
+			double m = step / pow(10, floor(log10(step)));
+
+			round &= fabs(m - 1) < 1e-9 || fabs(m - 2) < 1e-9 || fabs(m - 5) < 1e-9;
+			round &= fabs(fmod(prev, step)) < step * 1e-6 ||
+				 fabs(fmod(prev, step) - step) < step * 1e-6;
+		}
+		ok(n >= 3 && round, "%d y tics, a round step of %g, at multiples of it", n, step);
+	}
 	free(sv);
 	return done_testing();
 }

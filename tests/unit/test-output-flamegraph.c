@@ -395,6 +395,69 @@ static void test_empty(void)
 	flame_tree_free(t);
 }
 
+/* An A/A diff: every share moves by at most half a point. Absolute scale: pale; relative: not. */
+static void test_diff_scale_and_legend(void)
+{
+	struct flame_tree *t = diff_tree("m;a 500\nm;b 300\nm;c 200\n", "m;a 505\nm;b 297\nm;c 198\n");
+	struct flame_svg_opts o = { .width = 1200, .minwidth = 0.1, .diff = true, .diff_scale = 5,
+				    .before_name = "base run 0", .after_name = "new run 0" };
+	unsigned char pale[3], strong[3];
+	char *svg;
+	int ret;
+
+	svg = svg_of(t, &o, NULL, &ret);
+	flame_diff_color(0.005, 0.05, pale);	/* a: +0.5 points of 5 */
+	ok(fill_is(frame_of(svg, "a"), pale) && pale[1] > 180,
+	   "absolute scale: +0.5 pp is pale (rgb(255,%u,%u))", pale[1], pale[2]);
+	ok(strstr(svg, "<g id=\"legend\" fg:scale=\"5\">") &&
+	   strstr(svg, "BEFORE: base run 0 \xe2\x86\x92 AFTER: new run 0") &&
+	   strstr(svg, ">-5 pp</text>") && strstr(svg, ">+5 pp</text>"),
+	   "legend: BEFORE and AFTER named, the scale's ends in percentage points");
+	ok(strstr(svg, "fill=\"rgb(255,45,45)\"") || strstr(svg, "fill=\"rgb(255,0,0)\""),
+	   "legend: the saturated end is drawn");
+	free(svg);
+	o.diff_scale = 0;
+	svg = svg_of(t, &o, NULL, &ret);
+	flame_diff_color(1, 1, strong);
+	ok(fill_is(frame_of(svg, "a"), strong), "relative scale: the largest change saturates");
+	ok(strstr(svg, "relative to the largest change") != NULL, "the legend says it is relative");
+	free(svg);
+	flame_tree_free(t);
+}
+
+/* One deep tower of thin frames must not set the height; --max-depth and all_depths rule. */
+static void test_towers(void)
+{
+	char folded[8192] = "main;wide 1000\n", *p = folded + strlen(folded);
+	struct flame_svg_opts o = { .width = 1200, .minwidth = 0.1 };
+	struct flame_svg_stats st;
+	struct flame_tree *t;
+	char *svg;
+	int ret;
+
+	p += sprintf(p, "main");
+	for (int i = 0; i < 120; i++)
+		p += sprintf(p, ";deep%d", i);
+	sprintf(p, " 3\n");
+	t = tree_of(folded, false);
+	svg = svg_of(t, &o, &st, &ret);
+	is_int(st.depth_limit, 11, "limit: the deepest 1%% frame (row 2) plus 8 rows");
+	ok(st.depth <= 11 && st.towers_culled == 1, "the tower is cut (%u rows drawn)", st.depth);
+	ok(strstr(svg, "1 narrow stack deeper than 11 rows not drawn") != NULL, "and said so");
+	free(svg);
+	o.all_depths = true;
+	svg = svg_of(t, &o, &st, &ret);
+	is_int(st.depth, 122, "all_depths: every row");
+	ok(!strstr(svg, "id=\"towers\""), "no note");
+	free(svg);
+	o.all_depths = false;
+	o.max_depth = 2;
+	svg = svg_of(t, &o, &st, &ret);
+	is_int(st.depth, 2, "max_depth 2: two rows");
+	free(svg);
+	flame_tree_free(t);
+}
+
 int main(void)
 {
 	test_folded_read();
@@ -403,6 +466,8 @@ int main(void)
 	test_culling();
 	test_colors();
 	test_diff();
+	test_diff_scale_and_legend();
+	test_towers();
 	test_xml();
 	test_empty();
 	return done_testing();

@@ -61,7 +61,8 @@ int main(void)
 	callgraph_add(cg, &task, frames, 2, 3000, 3);
 	callgraph_add(cg, &task, frames + 1, 1, 1000, 1);
 
-	is_int(flamegraph_write_run_svg(dir, cg, "cpu-clock"), 0, "the run's call graph drawn");
+	is_int(flamegraph_write_run_svg(dir, cg, "cpu-clock", "brk_test 5s \xe2\x80\x94 base"), 0,
+	       "the run's call graph drawn");
 	snprintf(path, sizeof(path), "%s/flamegraph.svg", dir);
 	svg = slurp(path);
 	ok(svg && strstr(svg, "<title>do_syscall_64 (3,000 cpu-clock, 75.00%)</title>"),
@@ -69,12 +70,14 @@ int main(void)
 	ok(svg && fill_of(svg, "do_syscall_64", k) && fill_of(svg, "main", u) && k[2] == 0 &&
 	   u[1] > u[0], "kernel/user colours: kernel orange, user green");
 	ok(svg && strstr(svg, "</svg>\n"), "complete SVG");
+	ok(svg && strstr(svg, "<text id=\"title\" x=\"600\" y=\"24\">brk_test 5s \xe2\x80\x94 base</text>"),
+	   "titled as given");
 	free(svg);
 	unlink(path);
 	rmdir(dir);
 
 	log_verbosity = LOG_ERR;	/* the expected warning below */
-	ok(flamegraph_write_run_svg("/nonexistent/run", cg, "cpu-clock") < 0,
+	ok(flamegraph_write_run_svg("/nonexistent/run", cg, "cpu-clock", NULL) < 0,
 	   "an unwritable run directory is an error");
 	callgraph_free(cg);
 	return done_testing();
