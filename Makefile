@@ -57,18 +57,25 @@ LIBAPI_A	:= $(KTOOLS)/lib/api/libapi.a
 PERF_CFLAGS	:= -I$(KTOOLS)/lib/perf/include -I$(KTOOLS)/include
 PERF_LIBS	:= $(LIBPERF_A) $(LIBAPI_A)
 
+# pprof's profile.proto, from Debian's golang-github-google-pprof-dev, compiled by protoc-c at
+# build time into $(O)/gen (export/ encodes with libprotobuf-c and gzips with zlib).
+PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PB_GEN		:= $(O)/gen
+EXPORT_LIBS	:= -lprotobuf-c -lz
+
 # ---- sources ------------------------------------------------------------------------------------
-MODULES		:= output symbolize workloads profiler
+MODULES		:= output symbolize workloads export profiler
 output_SRCS	:= $(sort $(wildcard output/*.c))
 symbolize_SRCS	:= $(sort $(wildcard symbolize/*.c))
 workloads_SRCS	:= $(sort $(wildcard workloads/*.c))
+export_SRCS	:= $(sort $(wildcard export/*.c))
 profiler_SRCS	:= $(sort $(filter-out profiler/main.c,$(wildcard profiler/*.c)))
 
 obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # Link order: users before what they use.
-LINK_ALL	:= $(O)/profiler.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
-		   $(PERF_LIBS) $(TEP_LIBS) $(DW_LIBS) -lm -lpthread
+LINK_ALL	:= $(O)/profiler.a $(O)/export.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
+		   $(PERF_LIBS) $(TEP_LIBS) $(DW_LIBS) $(EXPORT_LIBS) -lm -lpthread
 
 ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c)
 
@@ -78,6 +85,19 @@ all: $(PROG_OUT)
 $(O)/profiler/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
 $(call obj,$(profiler_SRCS) profiler/main.c): | $(LIBPERF_A)
+
+$(PB_GEN)/profile.pb-c.c $(PB_GEN)/profile.pb-c.h &: $(PPROF_PROTO)
+	$(call msg,PROTOC,$@)
+	@test -r $(PPROF_PROTO) || { echo "missing $(PPROF_PROTO): run .ci/install-deps" >&2; exit 1; }
+	@mkdir -p $(PB_GEN)
+	$(Q)protoc-c --c_out=$(PB_GEN) -I$(dir $(PPROF_PROTO)) $(notdir $(PPROF_PROTO))
+# Generated code: compiled without -Werror's extra warnings, it is not ours to fix.
+$(PB_GEN)/profile.pb-c.o: $(PB_GEN)/profile.pb-c.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -g $(SAN_FLAGS) -I$(PB_GEN) -c $< -o $@
+$(call obj,$(export_SRCS)): CFLAGS += -I$(PB_GEN)
+$(call obj,$(export_SRCS)): | $(PB_GEN)/profile.pb-c.h
+$(O)/export.a: $(PB_GEN)/profile.pb-c.o
 
 $(O)/%.o: %.c
 	$(call msg,CC,$@)
@@ -116,6 +136,9 @@ FIXTURES	:= $(patsubst tests/fixtures/%.c,$(O)/tests/fixtures/%,$(FIXTURE_SRCS))
 $(O)/tests/unit/test-output-%.t:    LINK = $(O)/output.a -lm
 $(O)/tests/unit/test-symbolize-%.t: LINK = $(O)/symbolize.a $(DW_LIBS)
 $(O)/tests/unit/test-workloads-%.t: LINK = $(O)/workloads.a -lm -lpthread
+$(O)/tests/unit/test-export-%.t:    LINK = $(O)/export.a $(O)/output.a $(EXPORT_LIBS) -lm
+$(O)/tests/unit/test-export-%.o:    CFLAGS += -I$(PB_GEN)
+$(O)/tests/unit/test-export-%.o:    | $(PB_GEN)/profile.pb-c.h
 $(O)/tests/unit/test-profiler-%.t:  LINK = $(LINK_ALL)
 $(O)/tests/unit/test-profiler-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(call obj,$(UNIT_SRCS)): | $(LIBPERF_A)
@@ -179,10 +202,10 @@ check-layering: $(ARCHIVES)
 	@dups=$$(for a in $(ARCHIVES); do nm -g --defined-only $$a | awk 'NF == 3 {print $$3}' | sort -u; \
 		done | sort | uniq -d); \
 		[ -z "$$dups" ] || { echo "global symbols defined in two modules: $$dups" >&2; exit 1; }
-	@! grep -rn --include='*.[ch]' -E '#include\s*<perf/' symbolize output workloads \
+	@! grep -rn --include='*.[ch]' -E '#include\s*<perf/' symbolize output workloads export \
 		$(wildcard tests/unit/test-output-* tests/unit/test-symbolize-* tests/unit/test-workloads-*) || \
 		{ echo 'libperf included outside profiler/' >&2; exit 1; }
-	@! grep -rn --include='*.[ch]' -E '#include\s*"profiler/' symbolize output workloads || \
+	@! grep -rn --include='*.[ch]' -E '#include\s*"profiler/' symbolize output workloads export || \
 		{ echo 'profiler/ included from a library module' >&2; exit 1; }
 
 clean:
