@@ -25,31 +25,10 @@ DATA=${2:-$work/perf.data}
 [ -x /usr/bin/time ] || { echo "bench/report.sh: needs GNU time (.ci/install-deps)" >&2; exit 1; }
 [ -x "$KPROF" ] || { echo "bench/report.sh: build kprof first (make)" >&2; exit 1; }
 
-if [ ! -s "$DATA" ]; then
-	[ -x "$FIXTURE" ] || make -C "$src" -s "${FIXTURE#"$src"/}"
-	echo "recording $SECONDS_REC s system wide at 10 kHz with both CPUs busy ..."
-	perf record -q -a -g -F 10000 -e cpu-clock -o "$DATA" -- \
-		sh -c "'$FIXTURE' $SECONDS_REC & '$KPROF' run page_test runtime=$SECONDS_REC \
-		       --runs 1 --no-profile -o '$work/results' & wait" >/dev/null 2>&1
-fi
+. "$src/bench/lib.sh"
+[ -s "$DATA" ] || record_busy "$SECONDS_REC" "$DATA"
 samples=$(perf report --stats -i "$DATA" 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
 printf 'perf.data: %s, %s bytes, %s samples\n' "$DATA" "$(stat -c %s "$DATA")" "$samples"
-
-# measure NAME OUTFILE CMD...: sets t_NAME (wall seconds), c_NAME (CPU seconds, user + system)
-# and m_NAME (peak RSS, KiB). CPU time is the fairer ratio on a shared machine.
-measure() {
-	local name=$1 out=$2 secs user sys rss
-	shift 2
-	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$out" 2>/dev/null
-	read -r secs user sys rss <"$work/time"
-	printf -v "t_$name" '%s' "$secs"
-	printf -v "c_$name" '%s' "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')"
-	printf -v "m_$name" '%s' "$rss"
-	printf '  %-14s %8.2f s wall %8.2f s cpu %8d KiB peak RSS\n' "$name" "$secs" \
-	       "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$rss"
-}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 echo "report:"
 measure perf_report "$work/perf.txt" perf report --children --header -U -g folded,0.5,callee \
