@@ -32,7 +32,8 @@ for fmt in pprof speedscope; do
 	t=t_kprof_$fmt c=c_kprof_$fmt m=m_kprof_$fmt
 	echo "  kprof export -f $fmt is $(ratio "$t_perf_report" "${!t}")x faster (wall)," \
 	     "$(ratio "$c_perf_report" "${!c}")x (cpu) (target >= 5x); peak RSS" \
-	     "$(ratio "${!m}" "$m_perf_report")x of perf's (target < 1x);" \
+	     "$(awk -v a="${!m}" -v b="$m_perf_report" 'BEGIN { printf "%.3f", a / b }')x of" \
+	     "perf's (target < 1x);" \
 	     "$(stat -c %s "$work/out.$fmt") bytes"
 done
 
@@ -40,7 +41,7 @@ if command -v go >/dev/null 2>&1; then
 	export GOCACHE=$work/gocache
 	go tool pprof -raw "$work/out.pprof" 2>/dev/null | awk '/^Samples:/ { s = 1; next }
 		/^(Locations|Mappings)/ { s = 0 } s && $2 ~ /^[0-9]+:$/ { d++; n += $1; p += $2 }
-		END { print d, n, p }' >"$work/raw"
+		END { printf "%d %d %d\n", d, n, p }' >"$work/raw"
 	read -r distinct n p <"$work/raw"
 	"$KPROF" report --format table -i "$DATA" 2>/dev/null >"$work/table"
 	want_n=$(sed -n 's/^# Samples: //p' "$work/table" | head -n1)

@@ -114,6 +114,12 @@ struct kv_list {
 int kv_list_add(struct kv_list *l, const char *key, double value);
 void kv_list_sort(struct kv_list *l);			/* bytewise by key */
 void kv_list_release(struct kv_list *l);		/* frees items; the list is reusable */
+/*
+ * The same object with one more member @member (last, after the keys) whose value
+ * @write_value writes (0 or -errno).
+ */
+int kv_list_write_json_member(FILE *fp, const struct kv_list *l, const char *member,
+			      int (*write_value)(FILE *fp, void *arg), void *arg);
 /* "key: %.2f\n" lines (LKP's parse output format). */
 int kv_list_write_text(FILE *fp, const struct kv_list *l);
 /* A flat JSON object {"key": value, ...}; numbers in shortest round-trip form. */
@@ -160,6 +166,15 @@ struct table_opts {
  * Without show_unresolved the percentages are perf's -U ones (see lkp_profile_keys()).
  */
 int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
+/*
+ * The table and the call tree as one JSON object (docs/formats.md, "THE CALL TREE"): the
+ * event, weight kind, samples and total; "symbols", the table's rows (every row, as
+ * show_unresolved and weight_samples say; min_percent ignored); "tree", the stacks merged from
+ * the outermost caller, each node a row's entry with its inclusive ("children") and "self"
+ * share on that path, its weights and its "callees", heaviest first.
+ */
+int calltree_write_json(FILE *fp, const char *event, const struct callgraph *cg,
+			const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
