@@ -542,6 +542,22 @@ int compare_write_json(FILE *fp, const struct compare_result *r, const struct co
 /* perf-profile calltrace/children/self rows ranked by |change in share|, @top per kind. */
 int compare_write_perf_profile(FILE *fp, const struct compare_result *r, size_t top);
 
+/* The regression report page (compare --html). */
+struct compare_html_opts {
+	const char	*diff_svg;	/* the differential flame graph (an SVG document), or NULL */
+	size_t		diff_svg_len;
+	const char	*diff_note;	/* shown instead when there is none */
+	size_t		top;		/* perf-profile rows shown */
+	size_t		max_plots;	/* per-run plots shown at most */
+};
+/*
+ * One self-contained HTML page (docs/compare.md, --html): the listed rows with p-values and
+ * significance marks in sortable columns, per-run plots, the top perf-profile share changes and
+ * the differential flame graph embedded. No external resource is referenced.
+ */
+int compare_write_html(FILE *fp, const struct compare_result *r, const struct compare_opts *o,
+		       const struct compare_html_opts *h);
+
 /* ---- plots ---- */
 /* LKP's bisect plot as gnuplot's dumb terminal draws it: '*' base/good, 'O' new/bad. */
 int plot_write_ascii(FILE *fp, const char *title, const double *good, size_t ngood,

@@ -26,4 +26,14 @@ int compare_sets_load(struct compare_sets *s, char **paths, size_t nr, char **la
 		      size_t nr_labels);
 void compare_sets_release(struct compare_sets *s);
 
+struct compare_result;
+struct compare_opts;
+/*
+ * `compare --html`: the report page of @r into @path (atomically), with the differential flame
+ * graph of the runs of sets 0 and 1 and the @top perf-profile share changes
+ * (cmd-compare-html.c). Prints one line on failure; 0 or -errno.
+ */
+int compare_html_write(const char *path, const struct compare_sets *s,
+		       const struct compare_result *r, const struct compare_opts *o, size_t top);
+
 #endif

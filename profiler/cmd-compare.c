@@ -33,6 +33,8 @@ static void usage(FILE *fp)
 		"      --json                    everything as JSON\n"
 		"      --perf-profile            call-graph view: perf-profile rows by change\n"
 		"      --top N                   rows per kind in --perf-profile (20)\n"
+		"      --html                    one self-contained HTML report page (with -o)\n"
+		"  -o, --output FILE             where --html writes the page\n"
 		"  -h, --help                    this text\n");
 }
 
@@ -143,7 +145,8 @@ differ:
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP };
+	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP,
+	       OPT_HTML };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "perf-profile-threshold", required_argument, NULL, 'p' },
@@ -154,11 +157,14 @@ int cmd_compare(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "perf-profile", no_argument, NULL, OPT_PP },
 		{ "top", required_argument, NULL, OPT_TOP },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .select = { .pp_threshold = 5 }, .alpha = 0.05 };
-	bool json = false, perf_profile = false;
+	bool json = false, perf_profile = false, html = false;
+	const char *output = NULL;
 	char **labels = calloc(argc, sizeof(*labels)), *axis_keys, *axis_values;
 	size_t nr_labels = 0, top = 20;
 	struct compare_sets sets;
@@ -173,7 +179,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ap:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o.all = true;
@@ -208,6 +214,12 @@ int cmd_compare(int argc, char **argv)
 		case OPT_PP:
 			perf_profile = true;
 			break;
+		case OPT_HTML:
+			html = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case OPT_TOP:
 			if (!parse_double(optarg, &d) || d < 1 || d != floor(d) || d > 1e9) {
 				what = "--top (a positive integer)";
@@ -228,6 +240,10 @@ int cmd_compare(int argc, char **argv)
 		pr_err("compare: need a BASE and at least one NEW result set");
 		goto usage_error;
 	}
+	if (html != (output != NULL)) {
+		pr_err("compare: --html and -o FILE go together");
+		goto usage_error;
+	}
 	if (nr_labels > (size_t)(argc - optind)) {
 		pr_err("compare: %zu --label for %d result sets", nr_labels, argc - optind);
 		goto usage_error;
@@ -245,7 +261,9 @@ int cmd_compare(int argc, char **argv)
 	if (ret) {
 		pr_err("compare: %s", strerror(-ret));
 	} else {
-		if (perf_profile)
+		if (html)
+			ret = compare_html_write(output, &sets, &r, &o, top);
+		else if (perf_profile)
 			ret = compare_write_perf_profile(stdout, &r, top);
 		else if (json)
 			ret = compare_write_json(stdout, &r, &o);
@@ -253,10 +271,10 @@ int cmd_compare(int argc, char **argv)
 			ret = compare_write_table(stdout, &r, &o);
 		if (!ret && fflush(stdout))
 			ret = -errno;
-		if (ret)
+		if (ret && !html)
 			pr_err("compare: writing the output: %s", strerror(-ret));
 	}
-	if (!ret && !json && !perf_profile && !r.nr_listed) {
+	if (!ret && !json && !perf_profile && !html && !r.nr_listed) {
 		bool few = true;
 
 		for (size_t i = 0; i < sets.nr; i++)
