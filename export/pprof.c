@@ -13,7 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "export/export-local.h"
+#include "export/export-int.h"
 #include "export/export.h"
 #include "profile.pb-c.h"
 
@@ -55,6 +55,7 @@ struct pprof_builder {
 	pb_label			*labels;	/* TASK_LABELS per task */
 	uint8_t				*nr_labels;	/* per task */
 	size_t				alloc_locs, alloc_fns, alloc_maps, alloc_tasks;
+	size_t				alloc_nr_labels;
 	struct sample_info		*samples;
 	size_t				nr_samples, alloc_samples;
 	uint64_t			*loc_ids;	/* every sample's, back to back */
@@ -93,6 +94,7 @@ static int mapping_id(struct pprof_builder *b, const struct cg_frame *f, uint64_
 	if (ret)
 		return ret;
 	m = &b->maps[i];
+	*m = (struct map_info){ 0 };
 	perftools__profiles__mapping__init(&m->msg);
 	m->msg.id = i + 1;
 	/* the names are the symbolizer's: the functions come with the profile */
@@ -179,13 +181,9 @@ static int task_index(struct pprof_builder *b, const struct cg_task *t, uint32_t
 	ret = wmap_get(&b->task_keys, &k, idx, &added);
 	if (ret || !added)
 		return ret;
-	if (*idx + 1 > b->alloc_tasks) {
-		size_t alloc = b->alloc_tasks;
-
-		if (xgrow(&b->labels, &b->alloc_tasks, *idx + 1, TASK_LABELS * sizeof(*b->labels)) ||
-		    xgrow(&b->nr_labels, &alloc, *idx + 1, sizeof(*b->nr_labels)))
-			return -ENOMEM;
-	}
+	if (xgrow(&b->labels, &b->alloc_tasks, *idx + 1, TASK_LABELS * sizeof(*b->labels)) ||
+	    xgrow(&b->nr_labels, &b->alloc_nr_labels, *idx + 1, sizeof(*b->nr_labels)))
+		return -ENOMEM;
 	l = &b->labels[*idx * TASK_LABELS];
 	if (t->comm) {
 		perftools__profiles__label__init(&l[n]);

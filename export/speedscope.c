@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export-local.h"
+#include "export/export-int.h"
 #include "export/export.h"
 
 struct ss_stack {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tables.c - the key map and string table of the export writers (export-local.h).
+ * tables.c - the key map and string table of the export writers (export-int.h).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export-local.h"
+#include "export/export-int.h"
 
 static uint64_t mix(uint64_t h)
 {
@@ -152,22 +152,4 @@ void stab_release(struct stab *t)
 	free(t->texts);
 	free(t->slots);
 	*t = (struct stab){ 0 };
-}
-
-int xgrow(void *arr, size_t *alloc, size_t need, size_t size)
-{
-	size_t n = *alloc ? *alloc : 64;
-	void *p;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*(void **)arr, n * size);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *alloc * size, 0, (n - *alloc) * size);
-	*(void **)arr = p;
-	*alloc = n;
-	return 0;
 }

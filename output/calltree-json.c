@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 struct tree_node {
 	uint32_t	entry;		/* hist entry */
