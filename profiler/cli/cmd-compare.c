@@ -244,6 +244,10 @@ int cmd_compare(int argc, char **argv)
 		pr_err("compare: --html and -o FILE go together");
 		goto usage_error;
 	}
+	if (html + json + perf_profile > 1) {
+		pr_err("compare: one of --html, --json and --perf-profile");
+		goto usage_error;
+	}
 	if (nr_labels > (size_t)(argc - optind)) {
 		pr_err("compare: %zu --label for %d result sets", nr_labels, argc - optind);
 		goto usage_error;

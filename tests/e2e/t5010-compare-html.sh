@@ -77,6 +77,8 @@ test_expect_success PERF,PERF_EVENTS 'runs with perf.data only: their profiles a
 
 test_expect_success 'bad use: --html needs -o; an unwritable place is one error line' '
 	test_must_fail "$KPROF" compare --html base new 2>err && grep -q "html" err &&
+	test_must_fail "$KPROF" compare --html -o x.html --json base new 2>err &&
+	grep -q "one of" err && test ! -e x.html &&
 	test_must_fail "$KPROF" compare --html -o /nonexistent/dir/r.html base new 2>err &&
 	test "$(wc -l <err)" -eq 1 && grep -q "/nonexistent/dir/r.html" err
 '
