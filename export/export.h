@@ -78,4 +78,12 @@ int export_pprof(FILE *fp, const struct export_event *ev, const struct export_op
  */
 int export_speedscope(FILE *fp, const struct export_event *ev, const struct export_opts *o);
 
+/*
+ * Chrome's .cpuprofile (DevTools, also read by speedscope and VS Code): the merged call tree
+ * under "(root)" (comm first, as folded), then one sample per distinct stack with timeDeltas in
+ * microseconds spaced by its weight (period for clock events, else 1 ms per sample), so totals
+ * are exact and the timeline is grouped by stack.
+ */
+int export_chrome(FILE *fp, const struct export_event *ev, const struct export_opts *o);
+
 #endif

@@ -17,7 +17,7 @@
 #include "profiler/perfdata/perfdata.h"
 #include "profiler/profile/profile.h"
 
-enum export_format { EXPORT_PPROF, EXPORT_SPEEDSCOPE };
+enum export_format { EXPORT_PPROF, EXPORT_SPEEDSCOPE, EXPORT_CHROME };
 
 struct export_args {
 	const char		*input;
@@ -31,19 +31,21 @@ struct export_args {
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: kprof export --format pprof|speedscope [-i FILE|RUN-DIR] [-o FILE]\n"
+		"usage: kprof export --format pprof|speedscope|chrome [-i FILE|RUN-DIR] [-o FILE]\n"
 		"                    [--event NAME] [--per-thread] [--weight period|samples]\n"
 		"                    [--vmlinux PATH] [--kallsyms PATH]\n"
 		"\n"
 		"  -f, --format FMT      pprof: gzip-compressed profile.proto (go tool pprof,\n"
-		"                        Pyroscope, Parca); speedscope: speedscope's JSON\n"
+		"                        Pyroscope, Parca); speedscope: speedscope's JSON;\n"
+		"                        chrome: Chrome DevTools' .cpuprofile\n"
 		"  -i, --input PATH      perf.data, or a kprof run directory holding one\n"
 		"                        (default: perf.data)\n"
 		"  -o, --output FILE     where to write; - for standard output (default:\n"
-		"                        profile.pb.gz or profile.speedscope.json)\n"
+		"                        profile.pb.gz, profile.speedscope.json or\n"
+		"                        profile.cpuprofile)\n"
 		"  -e, --event NAME      the event to export (default: the first with samples)\n"
 		"      --per-thread      speedscope: one profile per thread, not per comm\n"
-		"      --weight W        speedscope: period (default) or samples\n"
+		"      --weight W        speedscope, chrome: period (default) or samples\n"
 		"      --vmlinux PATH    kernel image with symbols\n"
 		"      --kallsyms PATH   kallsyms text (default: FILE.kallsyms, else /proc/kallsyms)\n"
 		"  -h, --help            this text\n");
@@ -77,9 +79,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				a->format = EXPORT_PPROF;
 			else if (!strcmp(optarg, "speedscope"))
 				a->format = EXPORT_SPEEDSCOPE;
+			else if (!strcmp(optarg, "chrome"))
+				a->format = EXPORT_CHROME;
 			else
-				return pr_err("export: unknown format '%s' (pprof or speedscope)",
-					      optarg), -1;
+				return pr_err("export: unknown format '%s' (pprof, speedscope or "
+					      "chrome)", optarg), -1;
 			have_format = true;
 			break;
 		case 'i':
@@ -114,9 +118,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	if (optind < argc)
 		return pr_err("export: unexpected argument '%s'", argv[optind]), -1;
 	if (!have_format)
-		return pr_err("export: --format pprof or speedscope is required"), -1;
+		return pr_err("export: --format pprof, speedscope or chrome is required"), -1;
 	if (!a->output)
-		a->output = a->format == EXPORT_PPROF ? "profile.pb.gz" : "profile.speedscope.json";
+		a->output = a->format == EXPORT_PPROF ? "profile.pb.gz" :
+			    a->format == EXPORT_SPEEDSCOPE ? "profile.speedscope.json" :
+							      "profile.cpuprofile";
 	return 0;
 }
 
@@ -143,8 +149,14 @@ static int write_export(FILE *fp, void *arg)
 {
 	struct export_job *j = arg;
 
-	return j->a->format == EXPORT_PPROF ? export_pprof(fp, &j->ev, &j->opts) :
-					      export_speedscope(fp, &j->ev, &j->opts);
+	switch (j->a->format) {
+	case EXPORT_PPROF:
+		return export_pprof(fp, &j->ev, &j->opts);
+	case EXPORT_SPEEDSCOPE:
+		return export_speedscope(fp, &j->ev, &j->opts);
+	default:
+		return export_chrome(fp, &j->ev, &j->opts);
+	}
 }
 
 /* The event to export, or NULL (said why). Others with samples are named on stderr. */

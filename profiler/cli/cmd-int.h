@@ -26,7 +26,7 @@ struct kprof_cmd {
 #define KPROF_COMMANDS(X)							\
 	X(collapse, "folded stacks from perf.data or perf script, like stackcollapse-perf.pl") \
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
-	X(export, "a profile as pprof (go tool pprof, Pyroscope, Parca) or speedscope JSON") \
+	X(export, "a profile as pprof (go tool pprof, Pyroscope, Parca), speedscope or Chrome JSON") \
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
 	X(plot, "plot one metric's per-run values of two result sets")	\
 	X(record, "sample events into a perf.data file (perf's format)")	\

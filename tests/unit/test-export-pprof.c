@@ -298,10 +298,43 @@ static void test_speedscope(void)
 	callgraph_free(cg);
 }
 
+static void test_chrome(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct export_event ev = { .name = "cpu-clock", .cg = cg };
+	struct json_object j = { 0 };
+	struct capture c;
+	char *text, err[128];
+	int ret;
+
+	cg_test_add_task(cg, "a", 1, 1, "leaf;main", 100400, 1);
+	cg_test_add_task(cg, "b", 2, 2, "leaf;main", 300300, 3);
+	cg_test_add_task(cg, "b", 2, 3, "?@/lib/libc.so.6;main", 50000, 1);
+	ret = export_chrome(capture_open(&c), &ev, NULL);
+	text = capture_close(&c);
+	is_int(ret, 0, "chrome: written");
+	is_int(json_parse(text, strlen(text), &j, err, sizeof(err)), 0, "  valid JSON (%s)", err);
+	ok(strstr(text, "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\","
+			"\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"hitCount\":0,"
+			"\"children\":[5,2]}"), "  (root) with one child per comm");
+	ok(strstr(text, "{\"id\":4,\"callFrame\":{\"functionName\":\"leaf\",\"scriptId\":\"0\","
+			"\"url\":\"app\",\"lineNumber\":-1,\"columnNumber\":-1},\"hitCount\":1}"),
+	   "  root first: a, main, leaf; hitCount the samples");
+	ok(strstr(text, "\"functionName\":\"[libc.so.6]\",\"scriptId\":\"0\","
+			"\"url\":\"/lib/libc.so.6\""), "  an unresolved frame named from its module");
+	ok(strstr(text, "\"samples\":[4,7,8,1],\n\"timeDeltas\":[0,100,301,50],\n"
+			"\"startTime\":0,\"endTime\":451}"),
+	   "  one sample per stack, spaced by its weight in us, rounded on the running total");
+	json_object_release(&j);
+	free(text);
+	callgraph_free(cg);
+}
+
 int main(void)
 {
 	test_units();
 	test_pprof();
 	test_speedscope();
+	test_chrome();
 	return done_testing();
 }
