@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/export.sh - `kprof export` (pprof and speedscope) against `perf report --stdio` (perf's
+# bench/export.sh - `kprof export` (pprof, speedscope, chrome) against `perf report --stdio` (perf's
 # default report, the cheapest thing perf does with every sample of the file) on a perf.data of
 # >= 500K samples: bench/lib.sh's recording, `perf record -a -g -F 10000 -e cpu-clock` for
 # SECONDS with both CPUs busy. Prints wall time, CPU time and peak RSS (GNU time) and the
@@ -27,7 +27,9 @@ samples=$(perf report --stats -i "$DATA" 2>/dev/null | awk '/SAMPLE events:/ { p
 printf 'perf.data: %s, %s bytes, %s samples\n' "$DATA" "$(stat -c %s "$DATA")" "$samples"
 
 measure perf_report /dev/null perf report --stdio -i "$DATA"
-for fmt in pprof speedscope; do
+# for scale: what loading the profile costs (export = this + writing the distinct stacks)
+measure kprof_report /dev/null "$KPROF" report --format table -i "$DATA"
+for fmt in pprof speedscope chrome; do
 	measure "kprof_$fmt" /dev/null "$KPROF" export -f "$fmt" -i "$DATA" -o "$work/out.$fmt"
 	t=t_kprof_$fmt c=c_kprof_$fmt m=m_kprof_$fmt
 	echo "  kprof export -f $fmt is $(ratio "$t_perf_report" "${!t}")x faster (wall)," \
