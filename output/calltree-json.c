@@ -66,9 +66,13 @@ static uint32_t node_get(struct tree *t, uint32_t parent, uint32_t entry)
 	return id;
 }
 
-/* A kept chain (entries leaf first): walk it from the outermost caller down. */
-static int add_chain(const uint32_t *chain, const bool *first, size_t n, uint64_t weight,
-		     void *arg)
+/*
+ * A kept chain (entries leaf first): walk it from the outermost caller down. A detached ip
+ * (chain[0], the Self entry of a sample whose ip is not its chain's first entry: skid, LBR)
+ * hangs below the chain's leaf, so its node keeps the sample's Self as the table does.
+ */
+static int add_chain(const uint32_t *chain, const bool *first, size_t n, bool detached,
+		     uint64_t weight, void *arg)
 {
 	struct tree *t = arg;
 	uint32_t node = IDTAB_NONE;

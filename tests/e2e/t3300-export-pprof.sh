@@ -27,13 +27,16 @@ table_rows() {
 		$1 + 0 >= 1 { sub(/%/, "", $1); sub(/%/, "", $2); print $5, $1, $2 }' | sort
 }
 
-# The same rows from pprof -top: flat and cum as percentages of the total, 2 decimals.
+# The same rows from pprof -top: flat and cum as percentages of the total, 2 decimals. Unresolved
+# frames are left out on both sides: the table has one [unknown] row per module, pprof merges
+# functions by name.
 pprof_rows() {
 	local total
 	total=$(raw_totals "$1" | cut -d" " -f2)
 	pprof -top -unit=ns -nodecount=1000 "$1" | awk -v t="$total" '
 		/^ *flat/ { s = 1; next } s { f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c);
-		if (100 * c / t >= 0.995) printf "%s %.2f %.2f\n", $6, 100 * c / t, 100 * f / t }' |
+		if ($6 !~ /^\[/ && 100 * c / t >= 0.995)
+			printf "%s %.2f %.2f\n", $6, 100 * c / t, 100 * f / t }' |
 		sort
 }
 
