@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# bench/lib.sh - shared by the bench scripts: the standard system-wide recording, and timing
-# with GNU time. Source it after setting src, KPROF, FIXTURE and work.
+# bench/lib.sh - for bench/export.sh: the standard system-wide recording (the steady shape of
+# bench/report.sh) and timing with GNU time. Source it after setting src, KPROF, FIXTURE, work.
 
 # record_busy SECONDS DATA: `perf record -a -g -F 10000 -e cpu-clock` for SECONDS while both
 # CPUs are busy, one in user space (the calltree fixture: deep user call chains), one in the
