@@ -43,7 +43,7 @@ if command -v go >/dev/null 2>&1; then
 	export GOCACHE=$work/gocache
 	go tool pprof -raw "$work/out.pprof" 2>/dev/null | awk '/^Samples:/ { s = 1; next }
 		/^(Locations|Mappings)/ { s = 0 } s && $2 ~ /^[0-9]+:$/ { d++; n += $1; p += $2 }
-		END { printf "%d %d %d\n", d, n, p }' >"$work/raw"
+		END { printf "%.0f %.0f %.0f\n", d, n, p }' >"$work/raw"
 	read -r distinct n p <"$work/raw"
 	"$KPROF" report --format table -i "$DATA" 2>/dev/null >"$work/table"
 	want_n=$(sed -n 's/^# Samples: //p' "$work/table" | head -n1)

@@ -18,7 +18,7 @@ code() { local rc=0; "${@:2}" || rc=$?; [ "$rc" -eq "$1" ] || { echo "exit $rc, 
 # totals FILE: "samples period" summed over the samples of `pprof -raw`
 raw_totals() {
 	pprof -raw "$1" | awk '/^Samples:/ { s = 1; next } /^(Locations|Mappings)/ { s = 0 }
-		s && $2 ~ /^[0-9]+:$/ { n += $1; p += $2 } END { printf "%d %d\n", n, p }'
+		s && $2 ~ /^[0-9]+:$/ { n += $1; p += $2 } END { printf "%.0f %.0f\n", n, p }'
 }
 
 # The table's rows "name children self" for resolved symbols with Children >= 1%.
