@@ -55,10 +55,12 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 	if (!r->zstd && (ret = zstd_init(r, err, errlen)))
 		return ret;
 	z = r->zstd;
-	/* what is left is the start of a record continued in this batch */
-	memmove(z->out, z->out + z->pos, z->len - z->pos);
-	z->len -= z->pos;
-	z->pos = 0;
+	/* what is left is the start of a record continued in this batch (none at first: out NULL) */
+	if (z->pos) {
+		memmove(z->out, z->out + z->pos, z->len - z->pos);
+		z->len -= z->pos;
+		z->pos = 0;
+	}
 	z->offset = rec->offset;
 	r->stats.compressed++;
 	for (bool full = true; in.pos < in.size || full;) {
