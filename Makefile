@@ -61,15 +61,22 @@ LIBAPI_A	:= $(KTOOLS)/lib/api/libapi.a
 PERF_CFLAGS	:= -I$(KTOOLS)/lib/perf/include -I$(KTOOLS)/include
 PERF_LIBS	:= $(LIBPERF_A) $(LIBAPI_A)
 
+# pprof's profile.proto, from Debian's golang-github-google-pprof-dev, compiled by protoc-c at
+# build time into $(O)/gen (export/ encodes with libprotobuf-c and gzips with zlib).
+PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PB_GEN		:= $(O)/gen
+
 # ---- sources ------------------------------------------------------------------------------------
 # Modules, each an archive $(O)/<m>.a with one public header <dir>/<m>.h and private *-int.h
 # headers. <m>_DEPS lists what a module may use (include and link), transitively closed; data
 # flows one way: cli -> run -> {profile, record} -> {script, perfdata, symbolize, output} -> lib,
+# cli -> export -> output,
 # and run uses workloads. check-layering enforces it; the unit tests link only these archives.
 PMODULES	:= lib perfdata script record profile run cli
-MODULES		:= lib output symbolize workloads perfdata script record profile run cli
+MODULES		:= lib output symbolize workloads export perfdata script record profile run cli
 lib_DIR		:= profiler/lib
 output_DIR	:= output
+export_DIR	:= export
 symbolize_DIR	:= symbolize
 workloads_DIR	:= workloads
 $(foreach m,$(PMODULES),$(eval $(m)_DIR := profiler/$(m)))
@@ -78,12 +85,13 @@ lib_DEPS	:=
 output_DEPS	:= lib
 symbolize_DEPS	:= lib
 workloads_DEPS	:= lib
+export_DEPS	:= output lib
 perfdata_DEPS	:= lib
 script_DEPS	:= perfdata output lib
 record_DEPS	:= perfdata output lib
 profile_DEPS	:= script perfdata symbolize output lib
 run_DEPS	:= profile record workloads script perfdata symbolize output lib
-cli_DEPS	:= run profile record workloads script perfdata symbolize output lib
+cli_DEPS	:= run profile record workloads export script perfdata symbolize output lib
 
 $(foreach m,$(MODULES),$(eval $(m)_SRCS := $(sort $(wildcard $($(m)_DIR)/*.c))))
 cli_SRCS	:= $(filter-out profiler/cli/main.c,$(cli_SRCS))
@@ -97,6 +105,7 @@ SYSLIBS_record	:= $(PERF_LIBS) $(TEP_LIBS)
 SYSLIBS_cli	:= $(TEP_LIBS)
 SYSLIBS_symbolize := $(DW_LIBS)
 SYSLIBS_perfdata := $(ZSTD_LIBS)
+SYSLIBS_export	:= -lprotobuf-c -lz
 link_of		= $(foreach d,$(1) $($(1)_DEPS),$(O)/$(d).a) \
 		  $(foreach d,$(1) $($(1)_DEPS),$(SYSLIBS_$(d))) -lm -lpthread
 LINK_ALL	:= $(call link_of,cli)
@@ -111,6 +120,19 @@ $(O)/profiler/cli/%.o: CFLAGS += $(TEP_CFLAGS)
 $(O)/profiler/perfdata/%.o: CFLAGS += $(ZSTD_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
 $(call obj,$(record_SRCS)): | $(LIBPERF_A)
+
+$(PB_GEN)/profile.pb-c.c $(PB_GEN)/profile.pb-c.h &: $(PPROF_PROTO)
+	$(call msg,PROTOC,$@)
+	@test -r $(PPROF_PROTO) || { echo "missing $(PPROF_PROTO): run .ci/install-deps" >&2; exit 1; }
+	@mkdir -p $(PB_GEN)
+	$(Q)protoc-c --c_out=$(PB_GEN) -I$(dir $(PPROF_PROTO)) $(notdir $(PPROF_PROTO))
+# Generated code: compiled without -Werror's extra warnings, it is not ours to fix.
+$(PB_GEN)/profile.pb-c.o: $(PB_GEN)/profile.pb-c.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -g $(SAN_FLAGS) -I$(PB_GEN) -c $< -o $@
+$(call obj,$(export_SRCS)): CFLAGS += -I$(PB_GEN)
+$(call obj,$(export_SRCS)): | $(PB_GEN)/profile.pb-c.h
+$(O)/export.a: $(PB_GEN)/profile.pb-c.o
 
 $(O)/%.o: %.c
 	$(call msg,CC,$@)
@@ -151,6 +173,8 @@ $(foreach m,$(MODULES),$(eval $(O)/tests/unit/test-$(m)-%.t: LINK = $(call link_
 $(O)/tests/unit/test-record-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(O)/tests/unit/test-symbolize-%.o:  CFLAGS += $(DW_CFLAGS)
 $(O)/tests/unit/test-perfdata-%.o:  CFLAGS += $(ZSTD_CFLAGS)
+$(O)/tests/unit/test-export-%.o:  CFLAGS += -I$(PB_GEN)
+$(O)/tests/unit/test-export-%.o:  | $(PB_GEN)/profile.pb-c.h
 
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(TAP_OBJ) $(ARCHIVES) $(PERF_LIBS)
 	$(call msg,LINK,$@)

@@ -65,15 +65,22 @@ int kv_list_write_text(FILE *fp, const struct kv_list *l)
 
 int kv_list_write_json(FILE *fp, const struct kv_list *l)
 {
+	return kv_list_write_json_member(fp, l, NULL, NULL, NULL);
+}
+
+int kv_list_write_json_member(FILE *fp, const struct kv_list *l, const char *member,
+			      int (*write_value)(FILE *fp, void *arg), void *arg)
+{
 	char num[64];
 	size_t i;
+	int err;
 
 	/* JSON has no NaN or infinity: refuse before writing anything. */
 	for (i = 0; i < l->nr; i++) {
 		if (!isfinite(l->items[i].value))
 			return -EDOM;
 	}
-	if (!l->nr) {
+	if (!l->nr && !member) {
 		fputs("{}\n", fp);
 		return write_status(fp);
 	}
@@ -82,7 +89,16 @@ int kv_list_write_json(FILE *fp, const struct kv_list *l)
 		fputs("  ", fp);
 		json_write_string(fp, l->items[i].key);	/* json-write.c */
 		json_format_number(num, sizeof(num), l->items[i].value);
-		fprintf(fp, ": %s%s\n", num, i + 1 < l->nr ? "," : "");
+		fprintf(fp, ": %s%s\n", num, i + 1 < l->nr || member ? "," : "");
+	}
+	if (member) {
+		fputs("  ", fp);
+		json_write_string(fp, member);
+		fputs(": ", fp);
+		err = write_value(fp, arg);
+		if (err)
+			return err;
+		fputs("\n", fp);
 	}
 	fputs("}\n", fp);
 	return write_status(fp);

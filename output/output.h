@@ -122,6 +122,12 @@ struct kv_list {
 int kv_list_add(struct kv_list *l, const char *key, double value);
 void kv_list_sort(struct kv_list *l);			/* bytewise by key */
 void kv_list_release(struct kv_list *l);		/* frees items; the list is reusable */
+/*
+ * The same object with one more member @member (last, after the keys) whose value
+ * @write_value writes (0 or -errno).
+ */
+int kv_list_write_json_member(FILE *fp, const struct kv_list *l, const char *member,
+			      int (*write_value)(FILE *fp, void *arg), void *arg);
 /* "key: %.2f\n" lines (LKP's parse output format). */
 int kv_list_write_text(FILE *fp, const struct kv_list *l);
 /* A flat JSON object {"key": value, ...}; numbers in shortest round-trip form. */
@@ -191,6 +197,15 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
  * no_children). Percentages are of all samples (perf's --percentage absolute).
  */
 int table_write_sorted(FILE *fp, const struct callgraph *cg, const struct table_opts *o);
+/*
+ * The table and the call tree as one JSON object (docs/formats.md, "THE CALL TREE"): the
+ * event, weight kind, samples and total; "symbols", the table's rows (every row, as
+ * show_unresolved and weight_samples say; min_percent ignored); "tree", the stacks merged from
+ * the outermost caller, each node a row's entry with its inclusive ("children") and "self"
+ * share on that path, its weights and its "callees", heaviest first.
+ */
+int calltree_write_json(FILE *fp, const char *event, const struct callgraph *cg,
+			const struct table_opts *o);
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
@@ -591,6 +606,22 @@ int compare_write_table(FILE *fp, const struct compare_result *r, const struct c
 int compare_write_json(FILE *fp, const struct compare_result *r, const struct compare_opts *o);
 /* perf-profile calltrace/children/self rows ranked by |change in share|, @top per kind. */
 int compare_write_perf_profile(FILE *fp, const struct compare_result *r, size_t top);
+
+/* The regression report page (compare --html). */
+struct compare_html_opts {
+	const char	*diff_svg;	/* the differential flame graph (an SVG document), or NULL */
+	size_t		diff_svg_len;
+	const char	*diff_note;	/* shown instead when there is none */
+	size_t		top;		/* perf-profile rows shown */
+	size_t		max_plots;	/* per-run plots shown at most */
+};
+/*
+ * One self-contained HTML page (docs/compare.md, --html): the listed rows with p-values and
+ * significance marks in sortable columns, per-run plots, the top perf-profile share changes and
+ * the differential flame graph embedded. No external resource is referenced.
+ */
+int compare_write_html(FILE *fp, const struct compare_result *r, const struct compare_opts *o,
+		       const struct compare_html_opts *h);
 
 /* ---- plots ---- */
 /* LKP's bisect plot as gnuplot's dumb terminal draws it: '*' base/good, 'O' new/bad. */

@@ -14,7 +14,7 @@ static const char *entry_name(const struct hist_entry *e)
 	return e->sym ? e->sym : "[unknown]";
 }
 
-static int row_cmp(const void *a, const void *b)
+int hist_entry_cmp(const void *a, const void *b)
 {
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
@@ -87,7 +87,7 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 		if (w > dso_width && w <= 160)
 			dso_width = w;
 	}
-	qsort(rows, nr, sizeof(*rows), row_cmp);
+	qsort(rows, nr, sizeof(*rows), hist_entry_cmp);
 
 	write_header(fp, &h, o, dso_width);
 	for (i = 0; i < nr; i++) {

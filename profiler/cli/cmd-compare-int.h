@@ -33,4 +33,14 @@ int compare_sets_check(const struct compare_sets *s, const char *cmd, bool force
 /* The workload's main metric (meta.json "main_metric", else the workload's); malloc'ed/NULL. */
 char *compare_sets_main_metric(const struct compare_sets *s);
 
+struct compare_result;
+struct compare_opts;
+/*
+ * `compare --html`: the report page of @r into @path (atomically), with the differential flame
+ * graph of the runs of sets 0 and 1 and the @top perf-profile share changes
+ * (cmd-compare-html.c). Prints one line on failure; 0 or -errno.
+ */
+int compare_html_write(const char *path, const struct compare_sets *s,
+		       const struct compare_result *r, const struct compare_opts *o, size_t top);
+
 #endif

@@ -35,6 +35,8 @@ static void usage(FILE *fp)
 		"      --json                    everything as JSON\n"
 		"      --perf-profile            call-graph view: perf-profile rows by change\n"
 		"      --top N                   rows per kind in --perf-profile (20)\n"
+		"      --html                    one self-contained HTML report page (with -o)\n"
+		"  -o, --output FILE             where --html writes the page\n"
 		"  -h, --help                    this text\n");
 }
 
@@ -186,7 +188,8 @@ static void warn_drift(const struct compare_result *r)
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP, OPT_FORCE };
+	enum { OPT_LABEL = 256, OPT_STATS, OPT_ALPHA, OPT_RAW, OPT_JSON, OPT_PP, OPT_TOP, OPT_FORCE,
+	       OPT_HTML };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "perf-profile-threshold", required_argument, NULL, 'p' },
@@ -198,11 +201,14 @@ int cmd_compare(int argc, char **argv)
 		{ "perf-profile", no_argument, NULL, OPT_PP },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .select = { .pp_threshold = 5 }, .alpha = 0.05 };
-	bool json = false, perf_profile = false, force = false;
+	bool json = false, perf_profile = false, force = false, html = false;
+	const char *output = NULL;
 	char **labels = calloc(argc, sizeof(*labels)), *axis_keys, *axis_values, *main_metric;
 	size_t nr_labels = 0, top = 20;
 	struct compare_sets sets;
@@ -217,7 +223,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ap:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o.all = true;
@@ -255,6 +261,12 @@ int cmd_compare(int argc, char **argv)
 		case OPT_FORCE:
 			force = true;
 			break;
+		case OPT_HTML:
+			html = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case OPT_TOP:
 			if (!parse_double(optarg, &d) || d < 1 || d != floor(d) || d > 1e9) {
 				what = "--top (a positive integer)";
@@ -273,6 +285,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (argc - optind < 2) {
 		pr_err("compare: need a BASE and at least one NEW result set");
+		goto usage_error;
+	}
+	if (html != (output != NULL)) {
+		pr_err("compare: --html and -o FILE go together");
+		goto usage_error;
+	}
+	if (html + json + perf_profile > 1) {
+		pr_err("compare: one of --html, --json and --perf-profile");
 		goto usage_error;
 	}
 	if (nr_labels > (size_t)(argc - optind)) {
@@ -302,7 +322,9 @@ int cmd_compare(int argc, char **argv)
 	if (ret) {
 		pr_err("compare: %s", strerror(-ret));
 	} else {
-		if (perf_profile)
+		if (html)
+			ret = compare_html_write(output, &sets, &r, &o, top);
+		else if (perf_profile)
 			ret = compare_write_perf_profile(stdout, &r, top);
 		else if (json)
 			ret = compare_write_json(stdout, &r, &o);
@@ -310,12 +332,12 @@ int cmd_compare(int argc, char **argv)
 			ret = compare_write_table(stdout, &r, &o);
 		if (!ret && fflush(stdout))
 			ret = -errno;
-		if (ret)
+		if (ret && !html)
 			pr_err("compare: writing the output: %s", strerror(-ret));
 	}
 	if (!ret)
 		warn_drift(&r);
-	if (!ret && !json && !perf_profile && !r.nr_listed) {
+	if (!ret && !json && !perf_profile && !html && !r.nr_listed) {
 		bool few = true;
 
 		for (size_t i = 0; i < sets.nr; i++)

@@ -26,6 +26,7 @@ struct kprof_cmd {
 #define KPROF_COMMANDS(X)							\
 	X(collapse, "folded stacks from perf.data or perf script, like stackcollapse-perf.pl") \
 	X(compare, "compare result sets across kernels, as LKP's tables")	\
+	X(export, "a profile as pprof (go tool pprof, Pyroscope, Parca), speedscope or Chrome JSON") \
 	X(flamegraph, "draw an interactive SVG flame graph, plain or differential")	\
 	X(list, "the events and tracepoints -e accepts on this machine")	\
 	X(plot, "plot one metric's per-run values of two result sets")	\

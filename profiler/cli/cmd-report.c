@@ -51,7 +51,7 @@ static void usage(FILE *fp)
 		"  -f, --format FMT      lkp: perf-profile.* keys as LKP derives them (default\n"
 		"                        when stdout is not a terminal);\n"
 		"                        table: Children/Self per symbol (default on a terminal);\n"
-		"                        json: the lkp keys as JSON\n"
+		"                        json: the lkp keys and the call tree as JSON\n"
 		"      --vmlinux PATH    kernel image with symbols (default: usual places, then\n"
 		"                        kallsyms)\n"
 		"      --kallsyms PATH   kallsyms text (default: FILE.kallsyms, else\n"
@@ -250,8 +250,30 @@ static void report_losses(const char *input, const struct profile *p)
 			(unsigned long long)p->nr_unknown_id);
 }
 
+struct call_trees {
+	const struct report_args	*a;
+	const struct profile		*p;
+};
+
+/* JSON: the call tree of every event, with the table's numbers (an array, one per event). */
+static int write_call_trees(FILE *fp, void *arg)
+{
+	const struct call_trees *c = arg;
+	struct table_opts to = { .weight_samples = c->a->weight_samples, .show_unresolved = true };
+	int ret = 0;
+
+	fputs("[", fp);
+	for (size_t i = 0; !ret && i < c->p->nr_events; i++) {
+		fputs(i ? ",\n  " : "\n  ", fp);
+		ret = calltree_write_json(fp, c->p->events[i].name, c->p->events[i].cg, &to);
+	}
+	fputs("]", fp);
+	return ret;
+}
+
 static int write_keys(const struct report_args *a, const struct profile *p)
 {
+	struct call_trees trees = { .a = a, .p = p };
 	struct kv_list keys = { 0 };
 	int ret = 0;
 
@@ -267,8 +289,10 @@ static int write_keys(const struct report_args *a, const struct profile *p)
 	}
 	if (!ret) {
 		kv_list_sort(&keys);
-		ret = a->format == FORMAT_JSON ? kv_list_write_json(stdout, &keys) :
-						 kv_list_write_text(stdout, &keys);
+		ret = a->format == FORMAT_JSON ?
+		      kv_list_write_json_member(stdout, &keys, "call_tree", write_call_trees,
+						&trees) :
+		      kv_list_write_text(stdout, &keys);
 	}
 	kv_list_release(&keys);
 	return ret;

@@ -311,6 +311,26 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* The recording's build-ids, kept for export (pprof's Mapping.build_id). */
+static int copy_build_ids(struct profile *p, const struct perf_file_info *in, char *err,
+			  size_t errlen)
+{
+	if (!in->nr_build_ids)
+		return 0;
+	p->build_ids = calloc(in->nr_build_ids, sizeof(*p->build_ids));
+	if (!p->build_ids)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < in->nr_build_ids; i++) {
+		p->build_ids[i] = in->build_ids[i];
+		p->build_ids[i].filename = NULL;
+		p->nr_build_ids++;
+		if (in->build_ids[i].filename &&
+		    !(p->build_ids[i].filename = strdup(in->build_ids[i].filename)))
+			return err_set(err, errlen, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* Hand the call graphs of the events that have samples to the profile, in attr order. */
 static int collect_events(struct loader *l, char *err, size_t errlen)
 {
@@ -339,6 +359,10 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		/* the session's strings go with the resolver: later adds must not rely on them */
 		callgraph_stable_strings(e->cg, false);
 		e->nr_samples = l->nr_samples[i];
+		if (perf_reader_attr(l->r, i)->attr.freq)
+			e->freq = perf_reader_attr(l->r, i)->attr.sample_freq;
+		else
+			e->period = perf_reader_attr(l->r, i)->attr.sample_period;
 		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
@@ -348,7 +372,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->auxtrace_type = perf_reader_stats(l->r)->auxtrace_type;
 	l->p->nr_late_headers = perf_reader_stats(l->r)->late_headers;
 	l->p->nr_self_elsewhere = l->res.nr_self_elsewhere;
-	return 0;
+	return copy_build_ids(l->p, perf_reader_info(l->r), err, errlen);
 }
 
 /*
@@ -431,5 +455,8 @@ void profile_free(struct profile *p)
 	free(p->cmdline);
 	free(p->kernel_source);
 	free(p->first_stale);
+	for (size_t i = 0; i < p->nr_build_ids; i++)
+		free(p->build_ids[i].filename);
+	free(p->build_ids);
 	free(p);
 }

@@ -16,6 +16,8 @@
 
 #include "output/output.h"
 
+struct perf_build_id;
+
 struct profile_load_opts {
 	const char	*vmlinux;	/* --vmlinux PATH, or NULL */
 	const char	*kallsyms;	/* --kallsyms PATH; NULL: "<file>.kallsyms" if it exists
@@ -30,6 +32,8 @@ struct profile_event {
 	char		*name;
 	struct callgraph *cg;		/* owned by the profile */
 	uint64_t	nr_samples;
+	/* how it was sampled: every @period events, or @freq times a second (attr.freq) */
+	uint64_t	period, freq;
 };
 
 struct profile {
@@ -50,6 +54,9 @@ struct profile {
 	uint64_t		nr_stale_files;
 	char			*first_stale;
 	uint64_t		nr_files_from_cache;
+	/* The recording's build-ids (perf's BUILD_ID feature), for export; owned. */
+	struct perf_build_id	*build_ids;
+	size_t			nr_build_ids;
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */
