@@ -64,13 +64,20 @@ symbolize_SRCS	:= $(sort $(wildcard symbolize/*.c))
 workloads_SRCS	:= $(sort $(wildcard workloads/*.c))
 profiler_SRCS	:= $(sort $(filter-out profiler/main.c,$(wildcard profiler/*.c)))
 
+# The workload programs `kprof run` execs (docs/run.md), next to the build's objects: small
+# executables of libc and workloads.a only, so the profiled processes are the benchmark's own
+# (comm usemem, singleuser; fork_test forks a process as small as AIM's).
+WL_BIN_SRCS	:= $(sort $(wildcard workloads/bin/*.c))
+WL_PROGS	:= $(patsubst workloads/bin/%.c,$(O)/%,$(WL_BIN_SRCS)) $(O)/true
+
 obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # Link order: users before what they use.
 LINK_ALL	:= $(O)/profiler.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
 		   $(PERF_LIBS) $(TEP_LIBS) $(DW_LIBS) -lm -lpthread
 
-ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c)
+ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c) \
+		   $(call obj,$(wildcard workloads/bin/*.c))
 
 all: $(PROG_OUT)
 
@@ -91,9 +98,20 @@ $(O)/$(1).a: $(call obj,$($(1)_SRCS))
 endef
 $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 
-$(PROG_OUT): $(call obj,profiler/main.c) $(ARCHIVES) $(PERF_LIBS)
+$(PROG_OUT): $(call obj,profiler/main.c) $(ARCHIVES) $(PERF_LIBS) $(WL_PROGS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/main.c) $(LINK_ALL)
+
+
+$(filter-out $(O)/true,$(WL_PROGS)): $(O)/%: $(O)/workloads/bin/%.o $(O)/workloads.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(O)/workloads.a -lm -lpthread
+
+# AIM9's exec_test runs ./true, a shell script
+$(O)/true:
+	$(call msg,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)printf '#!/bin/sh\n' > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(LIBPERF_A) $(LIBAPI_A) &:
 	$(call msg,LIBPERF,$(KTOOLS))

@@ -13,8 +13,13 @@
 
 struct run_profile;
 
-/* Start sampling all CPUs with call chains into @perf_data; @event NULL = default. 0/-errno. */
+/*
+ * Start sampling all CPUs with call chains into @perf_data; @event NULL = default. The samples
+ * of this process (the controller, not the workload) are left out. 0/-errno.
+ */
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event);
+/* Stop sampling over a phase the profile does not cover (@pause), or start again. NULL-safe. */
+void run_profile_pause(struct run_profile *rp, bool pause);
 /* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */
 int run_profile_stop(struct run_profile *rp, const char *dir);
 /* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
