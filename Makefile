@@ -79,7 +79,7 @@ LINK_ALL	:= $(O)/profiler.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
 ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c) \
 		   $(call obj,$(wildcard workloads/bin/*.c))
 
-all: $(PROG_OUT)
+all: $(PROG_OUT) $(WL_PROGS)
 
 # Only profiler/ sees libperf and libtraceevent; only symbolize/ sees libdw/libelf.
 $(O)/profiler/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
@@ -98,14 +98,14 @@ $(O)/$(1).a: $(call obj,$($(1)_SRCS))
 endef
 $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 
-$(PROG_OUT): $(call obj,profiler/main.c) $(ARCHIVES) $(PERF_LIBS) $(WL_PROGS)
+$(PROG_OUT): $(call obj,profiler/main.c) $(ARCHIVES) $(PERF_LIBS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/main.c) $(LINK_ALL)
 
 
 $(filter-out $(O)/true,$(WL_PROGS)): $(O)/%: $(O)/workloads/bin/%.o $(O)/workloads.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(O)/workloads.a -lm -lpthread
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(O)/workloads.a -lm -lpthread
 
 # AIM9's exec_test runs ./true, a shell script
 $(O)/true:
@@ -152,7 +152,7 @@ $(O)/tests/fixtures/%: tests/fixtures/%.c
 
 -include $(patsubst %.o,%.d,$(call obj,$(UNIT_SRCS)) $(TAP_OBJ))
 
-tests: $(PROG_OUT) $(UNIT_T) $(FIXTURES)
+tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES)
 
 # The e2e scripts find everything through these variables.
 TEST_ENV	= KPROF=$(abspath $(PROG_OUT)) KPROF_BUILD=$(abspath $(O)) KPROF_SRC=$(CURDIR) \
