@@ -30,12 +30,12 @@
  * fresh page tables every iteration. This is what the robot's numbers measure, so it is the
  * default (lkp_compat=1); lkp_compat=0 shrinks by 64 KiB as the source means.
  */
-static intptr_t aim9_shrink = (intptr_t)(uint32_t)-(4096 * 16);
-
-static void aim9_set_compat(bool lkp_compat)
+intptr_t aim9_brk_shrink(bool lkp_compat)
 {
-	aim9_shrink = lkp_compat ? (intptr_t)(uint32_t)-(4096 * 16) : -(4096 * 16);
+	return lkp_compat ? (intptr_t)(uint32_t)-(4096 * 16) : -(4096 * 16);
 }
+
+static intptr_t aim9_shrink = (intptr_t)(uint32_t)-(4096 * 16);
 
 /*
  * brk_test: grow the break by 1 MiB, then @arg times "shrink" it by 64 KiB (see aim9_shrink)
@@ -169,7 +169,7 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 	double rate;
 	int ret = 0;
 
-	aim9_set_compat(p->lkp_compat);
+	aim9_shrink = aim9_brk_shrink(p->lkp_compat);
 	if (wl_runner_bindir())
 		snprintf(aim9_true, sizeof(aim9_true), "%s/true", wl_runner_bindir());
 	if (w->aim9_test == aim9_exec_test && access(aim9_true, X_OK))

@@ -128,6 +128,8 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, char *err,
 	     size_t errlen);
 int aim9_brk_test(long arg);
+/* brk_test's and page_test's sbrk(-4096 * 16) as LKP's binary (@lkp_compat) or the source means */
+intptr_t aim9_brk_shrink(bool lkp_compat);
 int aim9_page_test(long arg);
 int aim9_fork_test(long arg);
 int aim9_exec_test(long arg);
