@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 /*
  * The size of brk_test's and page_test's shrink, sbrk(-4096 * 16).
@@ -173,13 +173,13 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 	if (wl_runner_bindir())
 		snprintf(aim9_true, sizeof(aim9_true), "%s/true", wl_runner_bindir());
 	if (w->aim9_test == aim9_exec_test && access(aim9_true, X_OK))
-		return wl_fail(err, errlen, -ENOENT, "exec_test: %s: %s", aim9_true,
+		return err_set(err, errlen, -ENOENT, "exec_test: %s: %s", aim9_true,
 			       strerror(errno));
 	sync();				/* singleuser: system("sync;sync;sync") */
 	fflush(log);			/* nothing buffered may be duplicated by fork_test */
 	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: the alarm must end a blocking wait */
 	if (sigaction(SIGALRM, &sa, &old))
-		return wl_fail(err, errlen, -errno, "sigaction: %s", strerror(errno));
+		return err_set(err, errlen, -errno, "sigaction: %s", strerror(errno));
 
 	aim9_running = 1;
 	alarm(p->runtime);
@@ -197,7 +197,7 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 
 	if (ret) {
 		wl_log_line(log, "%6d %-14s  Skipping to next test.", 1, w->name);
-		return wl_fail(err, errlen, ret, "%s: %s", w->name, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", w->name, strerror(-ret));
 	}
 	if (delta <= 0)
 		delta = 1;

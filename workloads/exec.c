@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 /* This process's runner settings (a workload program has exactly one). */
 static struct {
@@ -80,7 +80,7 @@ static int runner_opts(int argc, char **argv, char *err, size_t errlen)
 		char *end;
 
 		if (i + 1 >= argc)
-			return wl_fail(err, errlen, -EINVAL, "%s: needs a value", argv[i]);
+			return err_set(err, errlen, -EINVAL, "%s: needs a value", argv[i]);
 		if (!strcmp(argv[i], "--go")) {
 			runner.go_fd = (int)strtol(argv[++i], &end, 10);
 		} else if (!strcmp(argv[i], "--ctl")) {
@@ -91,19 +91,19 @@ static int runner_opts(int argc, char **argv, char *err, size_t errlen)
 				*end = 'x';
 		} else if (!strcmp(argv[i], "--bindir")) {
 			if (wl_runner_set_bindir(argv[++i]))
-				return wl_fail(err, errlen, -EINVAL, "--bindir: too long");
+				return err_set(err, errlen, -EINVAL, "--bindir: too long");
 			end = "";
 		} else {
-			return wl_fail(err, errlen, -EINVAL, "unknown option %s", argv[i]);
+			return err_set(err, errlen, -EINVAL, "unknown option %s", argv[i]);
 		}
 		if (*end)
-			return wl_fail(err, errlen, -EINVAL, "%s '%s': not a descriptor",
+			return err_set(err, errlen, -EINVAL, "%s '%s': not a descriptor",
 				       argv[i - 1], argv[i]);
 	}
 	/* not for the programs this one runs (usemem, rm, ...) */
 	for (int *fd = &runner.go_fd; fd <= &runner.ack_fd; fd++)
 		if (*fd >= 0 && fcntl(*fd, F_SETFD, FD_CLOEXEC))
-			return wl_fail(err, errlen, -EBADF, "descriptor %d: %s", *fd,
+			return err_set(err, errlen, -EBADF, "descriptor %d: %s", *fd,
 				       strerror(errno));
 	return i;
 }
@@ -134,13 +134,13 @@ int wl_runner_main(const char *family, int argc, char **argv)
 
 	i = runner_opts(argc, argv, err, sizeof(err));
 	if (i >= 0 && i >= argc)
-		i = wl_fail(err, sizeof(err), -EINVAL, "usage: %s [--go FD] [--ctl W,R] "
+		i = err_set(err, sizeof(err), -EINVAL, "usage: %s [--go FD] [--ctl W,R] "
 			    "[--bindir DIR] WORKLOAD [k=v...] [dir=MOUNT]", family);
 	if (i < 0)
 		goto usage;
 	w = workload_find(argv[i]);
 	if (!w || strcmp(workload_family(w), family)) {
-		wl_fail(err, sizeof(err), -EINVAL, "'%s' is not a %s workload", argv[i], family);
+		err_set(err, sizeof(err), -EINVAL, "'%s' is not a %s workload", argv[i], family);
 		goto usage;
 	}
 	wl_params_init(&p);
@@ -203,11 +203,11 @@ int workload_find_programs(const char *exe_dir, char *bindir, size_t len, char *
 		}
 		if (p == sizeof(programs) / sizeof(programs[0])) {
 			if ((size_t)snprintf(bindir, len, "%s%s", exe_dir, subdirs[d]) >= len)
-				return wl_fail(err, errlen, -ENAMETOOLONG, "%s: too long", exe_dir);
+				return err_set(err, errlen, -ENAMETOOLONG, "%s: too long", exe_dir);
 			return 0;
 		}
 	}
-	return wl_fail(err, errlen, -ENOENT, "the workload programs (vm-scalability, usemem, "
+	return err_set(err, errlen, -ENOENT, "the workload programs (vm-scalability, usemem, "
 		       "singleuser, true) are neither in %s nor in %s/build: run make", exe_dir,
 		       exe_dir);
 }

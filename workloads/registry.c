@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define VMS	"vm-scalability"
 #define T	WL_UM_THREADS
@@ -150,15 +150,15 @@ int workload_resolve(const struct workload *w, struct wl_params *p, char *err, s
 		if (!(p->set & WL_P_RUNTIME))
 			p->runtime = DEFAULT_TESTTIME;
 		if (p->set & ~(WL_P_RUNTIME | (brk ? WL_P_LKP_COMPAT : 0)))
-			return wl_fail(err, errlen, -EINVAL, "%s: takes only testtime (runtime)%s",
+			return err_set(err, errlen, -EINVAL, "%s: takes only testtime (runtime)%s",
 				       w->name, brk ? " and lkp_compat" : "");
 		return 0;
 	}
 	if ((p->set & WL_P_LKP_COMPAT))
-		return wl_fail(err, errlen, -EINVAL, "%s: lkp_compat= is for brk_test and "
+		return err_set(err, errlen, -EINVAL, "%s: lkp_compat= is for brk_test and "
 			       "page_test", w->name);
 	if ((p->set & WL_P_FS) && w->kind != WL_TRUNCATE)
-		return wl_fail(err, errlen, -EINVAL, "%s: fs= is for the truncate cases", w->name);
+		return err_set(err, errlen, -EINVAL, "%s: fs= is for the truncate cases", w->name);
 	if (!(p->set & WL_P_NR_TASK))
 		p->nr_task = wl_online_cpus();
 	if (!(p->set & WL_P_UNIT_SIZE))
@@ -168,13 +168,13 @@ int workload_resolve(const struct workload *w, struct wl_params *p, char *err, s
 	if (!(p->set & WL_P_RUNTIME))
 		p->runtime = DEFAULT_RUNTIME;
 	if (p->nr_task < 1 || p->nr_task > 4096)
-		return wl_fail(err, errlen, -EINVAL, "nr_task=%ld: must be 1..4096", p->nr_task);
+		return err_set(err, errlen, -EINVAL, "nr_task=%ld: must be 1..4096", p->nr_task);
 	if (p->unit_size / (uint64_t)(p->nr_task + 1) < 4096)
-		return wl_fail(err, errlen, -EINVAL, "unit_size=%llu: too small for %ld tasks "
+		return err_set(err, errlen, -EINVAL, "unit_size=%llu: too small for %ld tasks "
 			       "(at least a page each)", (unsigned long long)p->unit_size,
 			       p->nr_task);
 	if ((p->set & WL_P_THP) && (w->kind == WL_TRUNCATE || (w->um_flags & WL_UM_HUGETLB)))
-		return wl_fail(err, errlen, -EINVAL, "%s: thp= does not apply", w->name);
+		return err_set(err, errlen, -EINVAL, "%s: thp= does not apply", w->name);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 	ret = wl_sysctl_apply(env, note, sizeof(note));	/* not root: only a note */
 	if (ret) {
 		free(env);
-		return wl_fail(err, errlen, ret, "%s", note);
+		return err_set(err, errlen, ret, "%s", note);
 	}
 	ret = vmscal_prepare(w, p, env, err, errlen);
 	if (ret) {
@@ -206,7 +206,7 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 		return ret;
 	}
 	if (note[0])
-		wl_fail(err, errlen, 0, "%s", note);
+		err_set(err, errlen, 0, "%s", note);
 	*out = env;
 	return 0;
 }

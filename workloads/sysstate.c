@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define TMPFS_MAGIC	0x01021994
 
@@ -33,14 +33,14 @@ static int hugetlb_lock(struct wl_env *env, char *err, size_t errlen)
 {
 	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (env->hp_lock < 0)
-		return wl_fail(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
 	/* a signal while waiting (Ctrl-C) ends the wait: EINTR is an error like any other */
 	if (flock(env->hp_lock, LOCK_EX)) {
 		int ret = -errno;
 
 		close(env->hp_lock);
 		env->hp_lock = -1;
-		return wl_fail(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
 	}
 	return 0;
 }
@@ -59,7 +59,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	int ret;
 
 	if (!hp_kb)
-		return wl_fail(err, errlen, -EOPNOTSUPP,
+		return err_set(err, errlen, -EOPNOTSUPP,
 			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
 	ret = hugetlb_lock(env, err, errlen);
 	if (ret)
@@ -70,7 +70,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	ret = wl_read_long(env->hp_path, &env->hp_old);
 	if (ret) {
 		hugetlb_unlock(env);
-		return wl_fail(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
 	}
 	env->hp_saved = true;
 	ret = wl_write_long(env->hp_path, nr_pages);
@@ -80,7 +80,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 		ret = -ENOMEM;
 	if (ret) {
 		wl_hugetlb_restore(env, NULL, 0);
-		return wl_fail(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
 			       nr_pages, strerror(-ret),
 			       ret == -EACCES || ret == -EPERM ? " (hugetlb cases need root)" : "");
 	}
@@ -98,7 +98,7 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen)
 	ret = wl_write_long(env->hp_path, env->hp_old);
 	hugetlb_unlock(env);
 	if (ret)
-		return wl_fail(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
 			       env->hp_old, strerror(-ret));
 	env->hp_saved = false;
 	return 0;
@@ -153,18 +153,18 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	int fd;
 
 	if (statfs("/dev/shm", &sfs) || sfs.f_type != TMPFS_MAGIC)
-		return wl_fail(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
+		return err_set(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
 			       "filesystem image");
 	snprintf(env->image, sizeof(env->image), "/dev/shm/kprof-truncate-XXXXXX");
 	fd = mkostemp(env->image, O_CLOEXEC);
 	if (fd < 0) {
 		env->image[0] = '\0';
-		return wl_fail(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
+		return err_set(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
 	}
 	/* sparse: only the metadata mkfs writes takes memory */
 	if (ftruncate(fd, (off_t)(bytes * 2 + 256 * WL_MIB))) {
 		close(fd);
-		return wl_fail(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
 	}
 	close(fd);
 	return 0;
@@ -187,7 +187,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err
 		goto fail;
 	ret = wl_spawn_wait(mkfs);
 	if (ret) {
-		ret = wl_fail(err, errlen, ret == 127 ? -ENOENT : -EIO, "truncate: %s %s%s%s",
+		ret = err_set(err, errlen, ret == 127 ? -ENOENT : -EIO, "truncate: %s %s%s%s",
 			      mkfs[0], ret == 127 ? "not found (install " : "failed",
 			      ret == 127 ? pkg : "", ret == 127 ? ")" : "");
 		goto fail;
@@ -195,12 +195,12 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err
 	snprintf(env->mnt, sizeof(env->mnt), "/tmp/kprof-truncate-XXXXXX");
 	if (!mkdtemp(env->mnt)) {
 		env->mnt[0] = '\0';
-		ret = wl_fail(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
+		ret = err_set(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
 		goto fail;
 	}
 	loop = loop_attach(env->image, dev, sizeof(dev));
 	if (loop < 0) {
-		ret = wl_fail(err, errlen, loop, "truncate: no loop device for %s: %s%s",
+		ret = err_set(err, errlen, loop, "truncate: no loop device for %s: %s%s",
 			      env->image, strerror(-loop),
 			      loop == -EACCES || loop == -EPERM ? " (needs root)" : "");
 		goto fail;
@@ -208,7 +208,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err
 	ret = mount(dev, env->mnt, wl_fs_name(fs), 0, NULL) ? -errno : 0;
 	close(loop);		/* autoclear: the device goes away with the mount */
 	if (ret) {
-		ret = wl_fail(err, errlen, ret, "truncate: mount -t %s %s on %s: %s%s",
+		ret = err_set(err, errlen, ret, "truncate: mount -t %s %s on %s: %s%s",
 			      wl_fs_name(fs), dev, env->mnt, strerror(-ret),
 			      ret == -ENODEV ? " (this kernel has no such filesystem)" : "");
 		goto fail;
@@ -230,7 +230,7 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 			if (errno != EBUSY || tries == 20) {
 				/* still busy after 2 s: detach it, it goes once unused */
 				if (umount2(env->mnt, MNT_DETACH))
-					ret = wl_fail(err, errlen, -errno, "umount %s: %s",
+					ret = err_set(err, errlen, -errno, "umount %s: %s",
 						      env->mnt, strerror(errno));
 				break;
 			}
@@ -240,13 +240,13 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 	}
 	if (env->mnt[0]) {
 		if (rmdir(env->mnt) && !ret)
-			ret = wl_fail(err, errlen, -errno, "rmdir %s: %s", env->mnt,
+			ret = err_set(err, errlen, -errno, "rmdir %s: %s", env->mnt,
 				      strerror(errno));
 		env->mnt[0] = '\0';
 	}
 	if (env->image[0]) {
 		if (unlink(env->image) && !ret)
-			ret = wl_fail(err, errlen, -errno, "unlink %s: %s", env->image,
+			ret = err_set(err, errlen, -errno, "unlink %s: %s", env->image,
 				      strerror(errno));
 		env->image[0] = '\0';
 	}
@@ -327,11 +327,11 @@ int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen)
 
 	for (int i = 0; i < WL_NR_SYSCTL; i++)
 		if (access(lkp_sysctls[i].path, W_OK))
-			return wl_fail(err, errlen, 0, "not root: LKP's vm-scalability sysctls "
+			return err_set(err, errlen, 0, "not root: LKP's vm-scalability sysctls "
 				       "(overcommit_memory=1, max_map_count, threads-max) not set");
 	lock = sysctl_lock();
 	if (lock < 0)
-		return wl_fail(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
+		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
 	state_read(&st);
 	if (!st.nr || !st.have_saved) {
 		/* nobody holds them: the values now are the system's (unless a holder died) */
@@ -348,7 +348,7 @@ int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen)
 	}
 	close(lock);
 	if (ret)
-		return wl_fail(err, errlen, ret, "LKP's sysctls: %s", strerror(-ret));
+		return err_set(err, errlen, ret, "LKP's sysctls: %s", strerror(-ret));
 	return 0;
 }
 
@@ -363,7 +363,7 @@ int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen)
 	env->sysctl_held = false;
 	lock = sysctl_lock();
 	if (lock < 0)
-		return wl_fail(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
+		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
 	state_read(&st);
 	for (size_t i = 0; i < st.nr; i++)
 		if (st.pids[i] != getpid())
@@ -373,7 +373,7 @@ int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen)
 		int r = wl_write_long(lkp_sysctls[i].path, st.saved[i]);
 
 		if (r && !ret)
-			ret = wl_fail(err, errlen, r, "%s: cannot restore %ld: %s",
+			ret = err_set(err, errlen, r, "%s: cannot restore %ld: %s",
 				      lkp_sysctls[i].path, st.saved[i], strerror(-r));
 	}
 	if (!ret || !st.nr)

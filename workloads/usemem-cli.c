@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static const char *const thp_opt[] = {
 	[WL_THP_SYSTEM] = NULL, [WL_THP_ALWAYS] = "always",
@@ -81,13 +81,13 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 		switch (c) {
 		case 'T':
 			if (number(optarg, 86400, &v) || !v)
-				return wl_fail(err, errlen, -EINVAL, "--runtime '%s'", optarg);
+				return err_set(err, errlen, -EINVAL, "--runtime '%s'", optarg);
 			o->runtime = (unsigned int)v;
 			break;
 		case 'n':
 		case 't':
 			if (number(optarg, 4096, &v) || !v)
-				return wl_fail(err, errlen, -EINVAL, "-%c '%s': 1..4096", c, optarg);
+				return err_set(err, errlen, -EINVAL, "-%c '%s': 1..4096", c, optarg);
 			*(c == 'n' ? &o->nr_task : &o->nr_thread) = (unsigned int)v;
 			break;
 		case 'P': o->flags |= WL_UM_PREALLOC; break;
@@ -98,7 +98,7 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 		case 'U': o->flags |= WL_UM_HUGETLB; break;
 		case OPT_SEED:
 			if (number(optarg, UINT64_MAX, &o->seed))
-				return wl_fail(err, errlen, -EINVAL, "--random-seed '%s'", optarg);
+				return err_set(err, errlen, -EINVAL, "--random-seed '%s'", optarg);
 			o->seed_set = true;
 			break;
 		case OPT_THP:
@@ -106,21 +106,21 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 				if (thp_opt[i] && !strcmp(optarg, thp_opt[i]))
 					o->thp = (enum wl_thp)i;
 			if (o->thp == WL_THP_SYSTEM)
-				return wl_fail(err, errlen, -EINVAL, "--thp '%s': always, madvise "
+				return err_set(err, errlen, -EINVAL, "--thp '%s': always, madvise "
 					       "or never", optarg);
 			break;
 		default:
-			return wl_fail(err, errlen, -EINVAL, "unknown or incomplete option '%s'",
+			return err_set(err, errlen, -EINVAL, "unknown or incomplete option '%s'",
 				       argv[optind - 1]);
 		}
 	}
 	if (anon != !!(o->flags & WL_UM_HUGETLB))
-		return wl_fail(err, errlen, -EINVAL, "-O and -U go together (anonymous memory "
+		return err_set(err, errlen, -EINVAL, "-O and -U go together (anonymous memory "
 			       "is only used for hugetlb here)");
 	if (o->nr_task && o->nr_thread)
-		return wl_fail(err, errlen, -EINVAL, "-n and -t together are not implemented");
+		return err_set(err, errlen, -EINVAL, "-n and -t together are not implemented");
 	if (optind != argc - 1 || number(argv[optind], UINT64_MAX, &o->bytes) || !o->bytes)
-		return wl_fail(err, errlen, -EINVAL, "expected one size in bytes after the options");
+		return err_set(err, errlen, -EINVAL, "expected one size in bytes after the options");
 	return 0;
 }
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static long nr_nodes(void)
 {
@@ -90,7 +90,7 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 	/* setup_hugetlb: the huge pages in unit_size, plus one per task and one spare */
 	hp_kb = wl_meminfo_kb("Hugepagesize");
 	if (!hp_kb)
-		return wl_fail(err, errlen, -EOPNOTSUPP, "%s: this kernel has no hugetlb pages",
+		return err_set(err, errlen, -EOPNOTSUPP, "%s: this kernel has no hugetlb pages",
 			       w->name);
 	return wl_hugetlb_reserve(env, (long)(p->unit_size / hp_kb / 1024) + p->nr_task + 1,
 				  err, errlen);
@@ -147,7 +147,7 @@ static int exec_usemem(const char *args, FILE *log, char *err, size_t errlen)
 	ret = spawn(argv, log) < 0 ? -errno : wait_children(1);
 	free(copy);
 	if (ret)
-		return wl_fail(err, errlen, ret, "usemem %s failed", args);
+		return err_set(err, errlen, ret, "usemem %s failed", args);
 	return 0;
 }
 
@@ -236,7 +236,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	int ret = 0;
 
 	if (!env || !env->mounted)
-		return wl_fail(err, errlen, -EINVAL, "%s: no filesystem prepared", w->name);
+		return err_set(err, errlen, -EINVAL, "%s: no filesystem prepared", w->name);
 	/* argv for the single "rm file..." of truncate-seq; argv[1 + i] is file i */
 	argv = calloc((size_t)n + 2, sizeof(*argv));
 	if (!argv)
@@ -258,7 +258,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	if (!ret && !w->truncate_seq)
 		ret = wl_phase('r');
 	if (ret) {
-		wl_fail(err, errlen, ret, "%s: %s: %s", w->name, i ? argv[i] : "profile control",
+		err_set(err, errlen, ret, "%s: %s: %s", w->name, i ? argv[i] : "profile control",
 			strerror(-ret));
 		goto out;
 	}
@@ -286,7 +286,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	}
 	realtime_str(t1, sizeof(t1));
 	if (ret) {
-		wl_fail(err, errlen, ret, "%s: rm failed", w->name);
+		err_set(err, errlen, ret, "%s: rm failed", w->name);
 		goto out;
 	}
 	wl_log_line(log, "%llu bytes truncated in %s-%s seconds", (unsigned long long)unit, t1, t0);

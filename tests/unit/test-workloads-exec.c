@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tests/tap.h"
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 /* Run @w in this process; its log as a string (tmpfile: log lines are write()s to its fd). */
 static char *run_text(const struct workload *w, const struct wl_params *p, int *ret)
