@@ -90,4 +90,16 @@ int monitor_sample(struct monitor *m);
 int monitor_metrics(const struct monitor *m, struct wl_metrics *out);
 void monitor_free(struct monitor *m);	/* NULL-safe */
 
+/*
+ * LKP's sched_debug reduction of one /sys/kernel/debug/sched/debug text: per field of the
+ * cpu#N, cfs_rq[N]:/, rt_rq[N]: and dl_rq[N]: sections, sched_debug.<section>.<field>.{max,
+ * min,avg,stddev} across CPUs (monitor-sched.c). 0 / -ENOMEM.
+ */
+int sched_debug_parse(const char *text, struct wl_metrics *out);
+/*
+ * /proc/latency_stats ("count total_us max_us frame...") as latency_stats.{hits,sum,max,avg}.
+ * <first 5 frames joined by '.'>; back traces that share those frames are merged.
+ */
+int latency_stats_parse(const char *text, struct wl_metrics *out);
+
 #endif

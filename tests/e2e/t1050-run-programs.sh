@@ -63,6 +63,24 @@ test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: the top rows are usemem and
 	done <rows
 '
 
+prereq_NUMA_SYSFS() { [ -r /sys/devices/system/node/node0/vmstat ]; }
+
+test_expect_success PERF_EVENTS,NUMA_SYSFS 'numa-vmstat and numa-meminfo; sched_debug and latency_stats said when absent' '
+	s=$(echo r/anon-w-seq-mt/*/*/0/stats.json) &&
+	# (node memory may be hot-plugged by the VM host: a value, not the current one)
+	total=$(json_get "$s" numa-meminfo.node0.MemTotal) && [ "${total%.*}" -gt 0 ] &&
+	json_get "$s" numa-vmstat.node0.nr_free_pages >/dev/null &&
+	hit=$(json_get "$s" numa-vmstat.node0.numa_hit) && [ "${hit%.*}" = "$hit" ] &&
+	if [ -r /sys/kernel/debug/sched/debug ] || [ -r /proc/sched_debug ]; then
+		json_get "$s" sched_debug.cpu.nr_running.avg >/dev/null
+	else
+		grep -q "sched_debug: .* no sched_debug keys" err
+	fi &&
+	if [ -r /proc/latency_stats ]; then :; else
+		grep -q "latency_stats: /proc/latency_stats: .* no latency_stats keys" err
+	fi
+'
+
 # Report 002's headline: unlinkat -> evict -> truncate_inode_pages_range. The profile covers
 # the timed phase (the untimed create+read is paused); the shares are over the workload's own
 # processes (the machine may be shared: other load is not the workload's).
