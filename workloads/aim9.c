@@ -29,6 +29,14 @@
  * the VMA, no munmap until the final brk(oldbrk)), and page_test's touched pages land in
  * fresh page tables every iteration. This is what the robot's numbers measure, so it is the
  * default (lkp_compat=1); lkp_compat=0 shrinks by 64 KiB as the source means.
+ *
+ * The implicit `int sbrk()` also truncates the pointer it returns to 32 bits. LKP's binary is
+ * not position-independent (its heap lies below 2 GiB), so page_test's `cp = (char *)sbrk(4096)`
+ * writes through the true address mod 4 GiB: each iteration adds exactly 4 GiB net, so all 100
+ * iterations write the same 16 pages, 64 KiB below the top of the first MiB (measured with a
+ * -no-pie gnu89 build: cp is the same every iteration). Those pages and their page tables are
+ * faulted once per call and freed by the final brk(oldbrk). aim9_lkp_page() gives that address
+ * here, whatever the heap's position.
  */
 intptr_t aim9_brk_shrink(bool lkp_compat)
 {
@@ -58,7 +66,16 @@ __attribute__((noipa, used)) int aim9_brk_test(long arg)
 	return brk(oldbrk);
 }
 
-/* page_test: brk_test's shape, touching every new page (one anonymous fault per grow). */
+/* Where LKP's binary writes for the page sbrk() returned at @cp: its address mod 4 GiB. */
+static volatile char *aim9_lkp_page(void *oldbrk, void *cp)
+{
+	return (char *)oldbrk + (((uintptr_t)cp - (uintptr_t)oldbrk) & 0xffffffffULL);
+}
+
+/*
+ * page_test: brk_test's shape, touching every new page (one anonymous fault per grow); as
+ * LKP's binary (lkp_compat=1) the writes go to the truncated pointer's page (above).
+ */
 __attribute__((noipa, used)) int aim9_page_test(long arg)
 {
 	void *oldbrk = sbrk(0);
@@ -74,6 +91,8 @@ __attribute__((noipa, used)) int aim9_page_test(long arg)
 
 			if (cp == (void *)-1)
 				return -1;
+			if (aim9_shrink > 0)	/* lkp_compat */
+				cp = aim9_lkp_page(oldbrk, (void *)cp);
 			for (k = 0; k < 4096; k += 128)
 				cp[k] = ' ';
 		}
