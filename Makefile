@@ -87,7 +87,7 @@ cli_SRCS	:= $(filter-out profiler/cli/main.c,$(cli_SRCS))
 
 # The workload programs `kprof run` execs (docs/run.md), next to the build's objects: small
 # executables of libc and workloads.a only, so the profiled processes are the benchmark's own
-# (comm usemem, singleuser; fork_test forks a process as small as AIM's).
+# (comm usemem, singleuser; fork_test forks a process as small as AIM's: libc only, no libm).
 WL_BIN_SRCS	:= $(sort $(wildcard workloads/bin/*.c))
 WL_PROGS	:= $(patsubst workloads/bin/%.c,$(O)/%,$(WL_BIN_SRCS)) $(O)/true
 
@@ -134,7 +134,7 @@ $(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layer
 
 $(filter-out $(O)/true,$(WL_PROGS)): $(O)/%: $(O)/workloads/bin/%.o $(O)/workloads.a $(O)/lib.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(call link_of,workloads)
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(O)/workloads.a $(O)/lib.a -lpthread
 
 # AIM9's exec_test runs ./true, a shell script
 $(O)/true:

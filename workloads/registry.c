@@ -233,19 +233,3 @@ int workload_run(const struct workload *w, const struct wl_params *p, const stru
 		return aim9_run(w, p, log, err, errlen);
 	return vmscal_run(w, p, env, log, err, errlen);
 }
-
-int workload_parse_log(const struct workload *w, const char *text, size_t len,
-		       struct wl_metrics *m)
-{
-	struct wl_metrics raw = { 0 };
-	char key[256];
-	int ret;
-
-	ret = w->kind == WL_AIM9 ? aim9_parse(text, len, &raw) : vmscal_parse(text, len, &raw);
-	for (size_t i = 0; !ret && i < raw.nr; i++) {
-		snprintf(key, sizeof(key), "%s.%s", w->family, raw.v[i].key);
-		ret = wl_metrics_set(m, key, raw.v[i].value);
-	}
-	wl_metrics_release(&raw);
-	return ret;
-}

@@ -155,7 +155,7 @@ test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell sc
 	n=$(wc -l </proc/$pid/maps)
 	wait $pid
 	echo "singleuser has $n mappings"
-	[ "$n" -lt 32 ] && grep -q " fork_test .* Task Creations/second$" fork.log
+	[ "$n" -lt 28 ] && grep -q " fork_test .* Task Creations/second$" fork.log
 '
 
 test_expect_success STRACE 'exec_test execs the true script; fork_test children exit(0)' '
