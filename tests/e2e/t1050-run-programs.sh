@@ -159,7 +159,9 @@ test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell sc
 '
 
 test_expect_success STRACE 'exec_test execs the true script; fork_test children exit(0)' '
-	strace -f -qq -e trace=execve,exit_group -o ex.trace "$BIN/singleuser" exec_test \
+	# (LeakSanitizer cannot run under ptrace: no leak check in a SANITIZE=1 build here)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=execve,exit_group -o ex.trace \
+		"$BIN/singleuser" exec_test \
 		testtime=2 >ex.log &&
 	grep -q "execve(\"$BIN/true\", \[\"true\"\]" ex.trace &&
 	grep -q "execve(\"/bin/sh\", \[\"/bin/sh\", \"$BIN/true\"\]" ex.trace ||
@@ -174,6 +176,7 @@ brk_moves() {
 }
 
 test_expect_success STRACE 'brk_test: LKP binary grows only; lkp_compat=0 shrinks by 64 KiB' '
+	export ASAN_OPTIONS=detect_leaks=0 &&	# LeakSanitizer cannot run under ptrace
 	strace -qq -e trace=brk -o compat.trace "$BIN/singleuser" brk_test testtime=2 >c.log &&
 	strace -qq -e trace=brk -o fixed.trace "$BIN/singleuser" brk_test testtime=2 \
 		lkp_compat=0 >f.log &&
@@ -182,6 +185,23 @@ test_expect_success STRACE 'brk_test: LKP binary grows only; lkp_compat=0 shrink
 	calls=$(awk "{ print \$4 }" c.log) && [ "$down" -le $((calls + 1)) ] && [ "$up" -gt 16000 ] &&
 	read -r up down <<<"$(brk_moves fixed.trace)" && echo "fixed: $up up, $down down" &&
 	[ "$down" -ge 1000 ]
+'
+
+test_expect_success 'the new cases run through the programs, their usemem line as upstream' '
+	for c in anon-cow-seq-mt anon-cow-rand-mt anon-r-rand anon-r-rand-mt anon-rx-seq-mt \
+		 anon-rx-rand-mt; do
+		"$KPROF" -q run $c nr_task=2 unit_size=16M size=16M runtime=5 --runs 1 --no-profile -o n \
+			>/dev/null 2>&1 || { echo "$c failed"; exit 1; }
+		l=$(echo n/$c/*/*/0/$c.log)
+		json_get "$(dirname "$l")/stats.json" vm-scalability.throughput >/dev/null
+		[ "$(grep -c " bytes / .* KB/s$" "$l")" -eq 2 ] || { echo "$c: KB/s lines"; exit 1; }
+	done
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --prefault 16777216$" n/anon-cow-seq-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --prefault --random 16777216$" n/anon-cow-rand-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -n 2 --random --readonly 8388608$" n/anon-r-rand/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --random --readonly 8388608$" n/anon-r-rand-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --readonly 16777216$" n/anon-rx-seq-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --random --readonly 8388608$" n/anon-rx-rand-mt/*/*/0/*.log
 '
 
 test_expect_success 'the programs are found next to kprof, else a clear error' '
