@@ -156,7 +156,7 @@ test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell sc
 	wait $pid
 	echo "singleuser has $n mappings"
 	grep -q " fork_test .* Task Creations/second$" fork.log
-	# a sanitizer build maps its runtime and shadow: the size is the plain build's property
+	# a sanitizer build maps its runtime and shadow: the size is a property of the plain build
 	if ldd "$BIN/singleuser" | grep -q libasan; then echo "ASan build: not counted"; else
 		[ "$n" -lt 28 ]
 	fi
