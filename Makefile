@@ -96,6 +96,12 @@ cli_DEPS	:= run profile record workloads export script perfdata symbolize output
 $(foreach m,$(MODULES),$(eval $(m)_SRCS := $(sort $(wildcard $($(m)_DIR)/*.c))))
 cli_SRCS	:= $(filter-out profiler/cli/main.c,$(cli_SRCS))
 
+# The workload programs `kprof run` execs (docs/run.md), next to the build's objects: small
+# executables of libc and workloads.a only, so the profiled processes are the benchmark's own
+# (comm usemem, singleuser; fork_test forks a process as small as AIM's: libc only, no libm).
+WL_BIN_SRCS	:= $(sort $(wildcard workloads/bin/*.c))
+WL_PROGS	:= $(patsubst workloads/bin/%.c,$(O)/%,$(WL_BIN_SRCS)) $(O)/true
+
 obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # What linking module m needs: its archive, then its dependencies' (users before what they use),
@@ -110,9 +116,10 @@ link_of		= $(foreach d,$(1) $($(1)_DEPS),$(O)/$(d).a) \
 		  $(foreach d,$(1) $($(1)_DEPS),$(SYSLIBS_$(d))) -lm -lpthread
 LINK_ALL	:= $(call link_of,cli)
 
-ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/cli/main.c)
+ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/cli/main.c) \
+		   $(call obj,$(wildcard workloads/bin/*.c))
 
-all: $(PROG_OUT)
+all: $(PROG_OUT) $(WL_PROGS)
 
 # Only record/ sees libperf; record/ and the CLI see libtraceevent; only symbolize/ sees libdw.
 $(O)/profiler/record/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
@@ -150,6 +157,17 @@ $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 $(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layering.ok
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/cli/main.c) $(LINK_ALL)
+
+
+$(filter-out $(O)/true,$(WL_PROGS)): $(O)/%: $(O)/workloads/bin/%.o $(O)/workloads.a $(O)/lib.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(O)/workloads.a $(O)/lib.a -lpthread
+
+# AIM9's exec_test runs ./true, a shell script
+$(O)/true:
+	$(call msg,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)printf '#!/bin/sh\n' > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(LIBPERF_A) $(LIBAPI_A) &:
 	$(call msg,LIBPERF,$(KTOOLS))
@@ -190,7 +208,7 @@ $(O)/tests/fixtures/%: tests/fixtures/%.c
 
 -include $(patsubst %.o,%.d,$(call obj,$(UNIT_SRCS)) $(TAP_OBJ))
 
-tests: $(PROG_OUT) $(UNIT_T) $(FIXTURES)
+tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES)
 
 # The e2e scripts find everything through these variables.
 TEST_ENV	= KPROF=$(abspath $(PROG_OUT)) KPROF_BUILD=$(abspath $(O)) KPROF_SRC=$(CURDIR) \

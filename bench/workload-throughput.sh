@@ -1,64 +1,418 @@
 #!/usr/bin/env bash
-# bench/workload-throughput.sh - how the built-in workloads compare with plain code, and what
-# profiling costs a run. Prints ratios; no thresholds (speed is not a test).
+# bench/workload-throughput.sh - kprof's workload programs against upstream-equivalent
+# behaviour, case by case, interleaved; and what profiling costs a `kprof run`. Prints ratios;
+# no thresholds (speed is not a test).
 #
-#   1. anon-w-seq (one worker, usemem's do_rw_once/do_access loop) against a plain memset of a
-#      fresh MAP_PRIVATE /dev/zero mapping of the same size: first-touch write throughput.
-#   2. kprof run anon-w-seq-mt with and without system-wide profiling: wall time per run and
-#      throughput.
+#   1. Every usemem case the cases' command lines use, on kprof's build/usemem and on a
+#      reference usemem written here from upstream's behaviour (vm-scalability usemem.c: the
+#      same mmap flags, start barrier, out-of-line do_access, runtime check, accounting),
+#      built as upstream's Makefile builds it (gcc -O). Metric: LKP's throughput of one
+#      iteration (the sum of the workers' KB/s).
+#   2. AIM9 brk_test, page_test, fork_test, exec_test on kprof's build/singleuser against the
+#      same loops built the way LKP builds s9110 (gcc -O -std=gnu89 -D_POSIX_SOURCE, sbrk and
+#      brk undeclared; -no-pie so the truncated sbrk pointer stays valid, as it must in LKP's
+#      binary) with AIM's #!/bin/sh ./true. Metric: ops/sec.
+#   3. kprof run anon-w-seq-mt with and without system-wide profiling.
 #
-# Usage: bench/workload-throughput.sh [SIZE_MB] [RUNS]   (defaults 512, 3); KPROF=./kprof
+# Runs alternate (kprof, reference; then reference, kprof) so drift hits both; the reported
+# ratio is the median over rounds of kprof/reference, with both medians. The hugetlb cases
+# need a hugetlb reservation and truncate a loop filesystem: `kprof run` covers those.
+#
+# Usage: bench/workload-throughput.sh [ROUNDS] [SIZE_MB]   (defaults 5, 256); KPROF=./kprof
 set -euo pipefail
 
-size_mb=${1:-512}
-runs=${2:-3}
+rounds=${1:-5}
+size_mb=${2:-256}
 KPROF=${KPROF:-$(cd "$(dirname "$0")/.." && pwd)/kprof}
+BIN=$(dirname "$KPROF")
+[ -x "$BIN/usemem" ] || BIN=$BIN/build
 work=$(mktemp -d /tmp/kprof-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-cat >"$work/memset.c" <<'C'
+cat >"$work/ref-usemem.c" <<'C'
+/* reference: usemem as upstream behaves for the cases' options (independent code) */
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long bytes, runtime = 3600, nr_task, nr_thread;
+static int prealloc, prefault, rnd, readonly, hugetlb;
+static unsigned long *pre;
+static unsigned long done_bytes;
+static struct timeval start;
+static int fd = -1, ready_p[2], wake_p[2];
+
+static unsigned long usec(struct timeval *a, struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000UL + b->tv_usec - a->tv_usec;
+}
+
+__attribute__((noinline)) unsigned long do_access(unsigned long *p, unsigned long idx, int rd)
+{
+	volatile unsigned long *vp = p;
+
+	if (rd)
+		return vp[idx];
+	vp[idx] = idx;
+	return 0;
+}
+
+static int exceeded(void)
+{
+	struct timeval now;
+
+	gettimeofday(&now, NULL);
+	return now.tv_sec - start.tv_sec > (long)runtime;
+}
+
+__attribute__((noinline)) unsigned long do_rw_once(unsigned long *p, unsigned long b,
+						    struct drand48_data *rd)
+{
+	unsigned long m = b / 8, rw = 0, i, idx;
+	long r;
+
+	for (i = 0; i < m; i++) {
+		if (rnd) {
+			lrand48_r(rd, &r);
+			idx = (unsigned long)((double)(m - 1) * (double)r / (RAND_MAX + 1.0));
+		} else {
+			idx = i;
+		}
+		do_access(p, idx, readonly);
+		rw += 8;
+		if (!(i & 0xffff) && exceeded())
+			break;
+	}
+	return rw;
+}
+
+static unsigned long *allocate(unsigned long b)
+{
+	int flags = MAP_PRIVATE | (prefault ? MAP_POPULATE : 0);
+	void *p;
+
+	if (hugetlb)
+		flags |= MAP_ANONYMOUS | MAP_HUGETLB | (21 << 26);
+	p = mmap(NULL, b, readonly ? PROT_READ : PROT_READ | PROT_WRITE, flags,
+		 hugetlb ? -1 : fd, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+static void *do_units(void *arg)
+{
+	struct drand48_data rd;
+	struct pollfd pfd = { .fd = wake_p[0], .events = POLLIN };
+	unsigned long *p, ub;
+	struct timeval now, t0;
+	char line[128];
+
+	srand48_r(time(NULL) ^ syscall(SYS_gettid), &rd);
+	if (write(ready_p[1], "", 1) != 1 || poll(&pfd, 1, -1) < 0)
+		exit(1);
+	ub = done_bytes;
+	if (pre) {
+		p = pre;
+	} else {
+		p = allocate(bytes);
+		ub += bytes / 8;
+	}
+	ub += do_rw_once(p, bytes, &rd);
+	gettimeofday(&now, NULL);
+	snprintf(line, sizeof(line), "%lu bytes / %lu usecs = %lu KB/s\n", ub, usec(&start, &now),
+		 ((ub * 1000000) >> 10) / usec(&start, &now));
+	if (write(1, line, strlen(line)) < 0)
+		exit(1);
+	if (!pre) {
+		gettimeofday(&t0, NULL);
+		munmap(p, bytes);
+		gettimeofday(&now, NULL);
+		snprintf(line, sizeof(line), "%lu usecs to free memory\n", usec(&t0, &now));
+		if (write(1, line, strlen(line)) < 0)
+			exit(1);
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	size_t bytes = strtoull(argv[1], NULL, 10);
-	int fd = open("/dev/zero", O_RDWR);
-	struct timeval a, b;
-	char *p;
+	unsigned long i, n;
+	pthread_t tid[256];
+	char buf[512];
 
-	gettimeofday(&a, NULL);		/* like usemem: the mmap and its faults are timed */
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
+	for (i = 1; i < (unsigned long)argc - 1; i++) {
+		if (!strcmp(argv[i], "--runtime"))
+			runtime = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-n"))
+			nr_task = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-t"))
+			nr_thread = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--prealloc"))
+			prealloc = 1;
+		else if (!strcmp(argv[i], "--prefault"))
+			prefault = 1;
+		else if (!strcmp(argv[i], "--random"))
+			rnd = 1;
+		else if (!strcmp(argv[i], "--readonly"))
+			readonly = 1;
+		else if (!strcmp(argv[i], "-U"))
+			hugetlb = 1;
+	}
+	bytes = strtoul(argv[argc - 1], NULL, 10);
+	gettimeofday(&start, NULL);
+	fd = open("/dev/zero", (readonly ? O_RDONLY : O_RDWR) | O_CREAT, 0666);
+	if (pipe(ready_p) || pipe(wake_p))
 		return 1;
-	memset(p, 1, bytes);
-	gettimeofday(&b, NULL);
-	printf("%zu %ld\n", bytes, (b.tv_sec - a.tv_sec) * 1000000L + (b.tv_usec - a.tv_usec));
+	if (prealloc) {
+		pre = allocate(bytes);
+		done_bytes = bytes / 8;
+	}
+	if (!nr_task)
+		nr_task = 1;
+	for (i = 0; i < nr_task; i++) {
+		if (fork() == 0) {
+			if (!nr_thread) {
+				do_units(NULL);
+				exit(0);
+			}
+			for (n = 0; n < nr_thread; n++)
+				pthread_create(&tid[n], NULL, do_units, NULL);
+			for (n = 0; n < nr_thread; n++)
+				pthread_join(tid[n], NULL);
+			exit(0);
+		}
+	}
+	n = nr_task * (nr_thread ? nr_thread : 1);
+	while (n > 0) {
+		ssize_t r = read(ready_p[0], buf, n < sizeof(buf) ? n : sizeof(buf));
+
+		if (r <= 0)
+			break;
+		n -= r;
+	}
+	if (write(wake_p[1], "", 1) != 1)
+		return 1;
+	while (wait(NULL) > 0)
+		;
 	return 0;
 }
 C
-cc -O2 -o "$work/memset" "$work/memset.c"
+cat >"$work/ref-aim9.c" <<'C'
+/* reference: AIM9's brk/page/fork/exec tests built like LKP's s9110 (-O -std=gnu89
+ * -D_POSIX_SOURCE, sbrk/brk undeclared); independent code */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-bytes=$((size_mb << 20))
-echo "== first-touch write of ${size_mb} MiB, one worker, best of $runs"
-best_kprof=0 best_memset=0
-for i in $(seq "$runs"); do
-	"$KPROF" -q run anon-w-seq nr_task=1 unit_size=${size_mb}M size=${size_mb}M runtime=600 \
-		--runs 1 --no-profile -o "$work/r" >/dev/null
-	log=$(ls -t "$work"/r/anon-w-seq/*/*/*/anon-w-seq.log | head -1)
-	# usemem reports bytes = size/8 credit + 8 per access: the written bytes are 8/9 of it
-	r=$(awk '/ bytes \/ / { printf "%.0f", ($1 * 8 / 9) / $4 }' "$log")	# bytes per usec
-	[ "$r" -gt "$best_kprof" ] && best_kprof=$r
-	m=$("$work/memset" "$bytes" | awk '{ printf "%.0f", $1 / $2 }')
-	[ "$m" -gt "$best_memset" ] && best_memset=$m
+static volatile int flag;
+static void alarmed(int s) { flag = 0; }
+
+static int brk_test(int arg)
+{
+	char *oldbrk = (char *)sbrk(0);
+	int i, j;
+
+	if ((int)sbrk(1024 * 1024) == -1)
+		return -1;
+	for (i = 0; i < arg; i++) {
+		if ((int)sbrk(-4096 * 16) == -1)
+			return -1;
+		for (j = 0; j < 16; j++)
+			if ((int)sbrk(4096) == -1)
+				return -1;
+	}
+	return brk(oldbrk);
+}
+
+static int page_test(int arg)
+{
+	char *oldbrk = (char *)sbrk(0);
+	int i, j, k;
+
+	if ((int)sbrk(1024 * 1024) == -1)
+		return -1;
+	for (i = 0; i < arg; i++) {
+		if ((int)sbrk(-4096 * 16) == -1)
+			return -1;
+		for (j = 0; j < 16; j++) {
+			char *cp = (char *)sbrk(4096);
+
+			if ((long)cp == -1)
+				return -1;
+			for (k = 0; k < 4096; k += 128)
+				cp[k] = ' ';
+		}
+	}
+	return brk(oldbrk);
+}
+
+static int wait_all(void)
+{
+	int st;
+
+	while (wait(&st) > 0 || errno == EINTR)
+		;
+	return 0;
+}
+
+static int fork_test(int arg)
+{
+	int i;
+
+	for (i = 0; i < arg; i++) {
+		int pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid == 0)
+			exit(0);
+		wait_all();
+	}
+	return 0;
+}
+
+static int exec_test(int arg)
+{
+	int i;
+
+	for (i = 0; i < arg; i++) {
+		int pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			execl("./true", "true", (char *)0);
+			exit(127);
+		}
+		wait_all();
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tms t;
+	long hz = sysconf(_SC_CLK_TCK), count = 0, begin, delta;
+	int (*fn)(int) = 0, arg = 0, factor = 0;
+	double rate;
+
+	if (!strcmp(argv[1], "brk_test")) { fn = brk_test; arg = 1000; factor = 17000; }
+	if (!strcmp(argv[1], "page_test")) { fn = page_test; arg = 100; factor = 1700; }
+	if (!strcmp(argv[1], "fork_test")) { fn = fork_test; arg = 100; factor = 100; }
+	if (!strcmp(argv[1], "exec_test")) { fn = exec_test; arg = 5; factor = 5; }
+	if (!fn)
+		return 2;
+	signal(SIGALRM, alarmed);
+	system("sync;sync;sync");
+	flag = 1;
+	alarm(atoi(argv[2]));
+	begin = (long)times(&t) * 1000 / hz;
+	while (flag) {
+		if (fn(arg) < 0) {
+			printf("%s Skipping\n", argv[1]);
+			return 1;
+		}
+		count++;
+	}
+	delta = (long)times(&t) * 1000 / hz - begin;
+	rate = 1000.0 * count / delta;
+	printf("%6d %-14s %10.2f %10ld %10.5f %15.2f\n", 1, argv[1], delta / 1000.0, count, rate,
+	       rate * factor);
+	return 0;
+}
+C
+cc -O -o "$work/ref-usemem" "$work/ref-usemem.c" -lpthread
+cc -O -std=gnu89 -D_POSIX_SOURCE -no-pie -w -o "$work/ref-aim9" "$work/ref-aim9.c"
+printf '#!/bin/sh\n' >"$work/true" && chmod +x "$work/true"
+
+S=$((size_mb << 20))
+# name|usemem arguments (the case script's line for N = 2; random cases on 1/8 of the memory)
+cases=(
+	"anon-w-seq|-n 2 $((S / 2))"
+	"anon-w-seq-mt|-t 2 $((S / 2))"
+	"anon-w-rand|-n 2 --random $((S / 16))"
+	"anon-w-rand-mt|-t 2 --random $((S / 16))"
+	"anon-r-seq|-n 2 --readonly $((S / 2))"
+	"anon-r-seq-mt|-t 2 --readonly $((S / 2))"
+	"anon-r-rand|-n 2 --readonly --random $((S / 16))"
+	"anon-r-rand-mt|-t 2 --readonly --random $((S / 16))"
+	"anon-rx-seq-mt|-t 2 --prealloc --readonly $S"
+	"anon-rx-rand-mt|-t 2 --prealloc --readonly --random $((S / 16))"
+	"anon-cow-seq|-n 2 --prealloc --prefault $((S / 3))"
+	"anon-cow-rand|-n 2 --prealloc --prefault --random $((S / 24))"
+	"anon-cow-seq-mt|-t 2 --prealloc --prefault $S"
+	"anon-cow-rand-mt|-t 2 --prealloc --prefault --random $((S / 8))"
+	"anon-wx-seq-mt|-t 2 --prealloc $S"
+	"anon-wx-rand-mt|-t 2 --prealloc --random $((S / 16))"
+)
+aim=(brk_test page_test fork_test exec_test)
+
+kbs() { awk '/ bytes \/ / { s += $(NF - 1) } END { print s + 0 }'; }
+ops() { awk '{ print $6 }'; }
+
+# one CASE-or-TEST run of IMPL (kprof|ref): its metric
+measure() {
+	local impl=$1 name=$2 args=$3
+	case $impl:$name in
+	kprof:*_test) "$BIN/singleuser" "$name" testtime=2 | ops ;;
+	ref:*_test) (cd "$work" && ./ref-aim9 "$name" 2) | ops ;;
+	# shellcheck disable=SC2086
+	kprof:*) "$BIN/usemem" --runtime 60 $args | kbs ;;
+	# shellcheck disable=SC2086
+	ref:*) "$work/ref-usemem" --runtime 60 $args | kbs ;;
+	esac
+}
+
+declare -A vals
+names=()
+for c in "${cases[@]}"; do names+=("${c%%|*}"); done
+names+=("${aim[@]}")
+echo "== $rounds interleaved rounds, usemem cases on ${size_mb} MiB (2 workers)" >&2
+for r in $(seq "$rounds"); do
+	order="kprof ref"; [ $((r % 2)) -eq 0 ] && order="ref kprof"
+	for c in "${cases[@]}" "${aim[@]}"; do
+		name=${c%%|*} args=${c#*|}
+		for impl in $order; do
+			vals[$name.$impl]+="$(measure "$impl" "$name" "$args") "
+		done
+	done
+	echo "   round $r done" >&2
 done
-echo "kprof anon-w-seq : $best_kprof MB/s"
-echo "plain memset     : $best_memset MB/s"
-awk -v a="$best_kprof" -v b="$best_memset" 'BEGIN { printf "ratio kprof/memset: %.2f\n", a / b }'
 
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '%-18s %14s %14s %8s %8s  %s\n' case kprof reference ratio "r-ratio" ""
+for name in "${names[@]}"; do
+	k=$(echo "${vals[$name.kprof]}" | median)
+	f=$(echo "${vals[$name.ref]}" | median)
+	# per-round ratios (kprof_i / ref_i), their median
+	rr=$(paste <(echo "${vals[$name.kprof]}" | tr ' ' '\n' | grep .) \
+		<(echo "${vals[$name.ref]}" | tr ' ' '\n' | grep .) |
+		awk '$2 > 0 { print $1 / $2 }' | median)
+	awk -v n="$name" -v k="$k" -v f="$f" -v rr="$rr" 'BEGIN {
+		r = f > 0 ? k / f : 0
+		printf "%-18s %14.0f %14.0f %8.3f %8.3f  %s\n", n, k, f, r, rr,
+			(r >= 0.95 && r <= 1.05) ? "" : "outside 0.95-1.05" }'
+done
+echo "(ratio: median kprof / median reference; r-ratio: median of the per-round ratios)"
+
+runs=3
 echo "== kprof run anon-w-seq-mt (defaults), $runs runs, with and without profiling"
 for mode in --no-profile ""; do
 	start=$(date +%s.%N)

@@ -17,9 +17,22 @@ static const char *const thp_names[] = {
 	[WL_THP_MADVISE] = "madvise", [WL_THP_NEVER] = "never",
 };
 
+static const char *const fs_names[] = { [WL_FS_XFS] = "xfs", [WL_FS_EXT4] = "ext4" };
+
 void wl_params_init(struct wl_params *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->lkp_compat = true;
+}
+
+const char *wl_thp_name(enum wl_thp thp)
+{
+	return thp_names[thp];
+}
+
+const char *wl_fs_name(enum wl_fs fs)
+{
+	return fs_names[fs];
 }
 
 /* to_byte: "512G" -> 512 << 30. Fractions are allowed ("1.5G"). */
@@ -68,6 +81,18 @@ static int parse_uint(const char *s, uint64_t max, const char *suffix, uint64_t 
 	return 0;
 }
 
+/* The index of @v in @names (an enum's spelling). 0 / -EINVAL. */
+static int name_index(const char *v, const char *const *names, size_t n, uint64_t *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	*out = 0;
+	return -EINVAL;
+}
+
 int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen)
 {
 	const char *eq = strchr(kv, '=');
@@ -101,15 +126,21 @@ int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen)
 		ret = parse_uint(v, UINT64_MAX, NULL, &p->seed);
 		bit = WL_P_SEED;
 	} else if (KEY("thp")) {
-		for (size_t i = 0; i < sizeof(thp_names) / sizeof(thp_names[0]); i++)
-			if (!strcmp(v, thp_names[i])) {
-				p->thp = (enum wl_thp)i;
-				ret = 0;
-			}
+		ret = name_index(v, thp_names, sizeof(thp_names) / sizeof(thp_names[0]), &u);
+		p->thp = (enum wl_thp)u;
 		bit = WL_P_THP;
+	} else if (KEY("lkp_compat")) {
+		ret = parse_uint(v, 1, NULL, &u);
+		p->lkp_compat = u;
+		bit = WL_P_LKP_COMPAT;
+	} else if (KEY("fs")) {
+		ret = name_index(v, fs_names, sizeof(fs_names) / sizeof(fs_names[0]), &u);
+		p->fs = (enum wl_fs)u;
+		bit = WL_P_FS;
 	} else {
 		return err_set(err, errlen, -EINVAL, "'%.*s': unknown parameter (nr_task, "
-			       "unit_size, size, runtime, testtime, seed, thp)", (int)klen, kv);
+			       "unit_size, size, runtime, testtime, seed, thp, lkp_compat, fs)",
+			       (int)klen, kv);
 	}
 #undef KEY
 	if (ret)
@@ -136,14 +167,22 @@ static void format_bytes(char *buf, size_t len, uint64_t v)
 
 /* The workload's effective parameters, sorted by name: name[i], value[i]. */
 static size_t effective(const struct workload *w, const struct wl_params *p,
-			const char *names[6], char values[6][32])
+			const char *names[8], char values[8][32])
 {
 	size_t n = 0;
 
 	if (w->kind == WL_AIM9) {
+		if (p->set & WL_P_LKP_COMPAT) {
+			names[n] = "lkp_compat";
+			snprintf(values[n++], 32, "%d", p->lkp_compat);
+		}
 		names[n] = "testtime";
 		snprintf(values[n++], 32, "%us", p->runtime);
 		return n;
+	}
+	if (p->set & WL_P_FS) {
+		names[n] = "fs";
+		snprintf(values[n++], 32, "%s", fs_names[p->fs]);
 	}
 	names[n] = "nr_task";
 	snprintf(values[n++], 32, "%ld", p->nr_task);
@@ -162,16 +201,19 @@ static size_t effective(const struct workload *w, const struct wl_params *p,
 		names[n] = "thp";
 		snprintf(values[n++], 32, "%s", thp_names[p->thp]);
 	}
-	names[n] = "unit_size";
-	format_bytes(values[n++], 32, p->unit_size);
+	/* cases sized from MemAvailable have no unit_size unless one was given (LKP has none) */
+	if (!wl_sized_from_memory(w) || (p->set & WL_P_UNIT_SIZE)) {
+		names[n] = "unit_size";
+		format_bytes(values[n++], 32, p->unit_size);
+	}
 	return n;
 }
 
 int workload_path_params(const struct workload *w, const struct wl_params *p, char *buf,
 			 size_t len)
 {
-	const char *names[6];
-	char values[6][32];
+	const char *names[8];
+	char values[8][32];
 	size_t n = effective(w, p, names, values), pos = 0;
 
 	if (!len)
@@ -196,8 +238,8 @@ int workload_path_params(const struct workload *w, const struct wl_params *p, ch
 
 int workload_params_json(const struct workload *w, const struct wl_params *p, FILE *fp)
 {
-	const char *names[6];
-	char values[6][32];
+	const char *names[8];
+	char values[8][32];
 	size_t n = effective(w, p, names, values);
 
 	fputc('{', fp);

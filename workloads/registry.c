@@ -29,14 +29,26 @@ static const struct workload workloads[] = {
 	       "N processes, random writes to an inherited prefaulted region: COW faults"),
 	USEMEM("anon-cow-rand-hugetlb", PA | PF | R | H, WL_SZ_PER_TASK_COW, true,
 	       "as anon-cow-rand on 2 MiB hugetlb pages: hugetlb_wp copy path"),
+	USEMEM("anon-cow-rand-mt", T | PA | PF | R, WL_SZ_SHARED_ALL, true,
+	       "N threads, random writes to ONE prefaulted region in one mm: no COW at all"),
 	USEMEM("anon-cow-seq", PA | PF, WL_SZ_PER_TASK_COW, true,
 	       "N processes, sequential writes to an inherited prefaulted region: COW faults"),
 	USEMEM("anon-cow-seq-hugetlb", PA | PF | H, WL_SZ_PER_TASK_COW, true,
 	       "as anon-cow-seq on 2 MiB hugetlb pages: hugetlb_wp copy path"),
-	USEMEM("anon-r-seq", RO, WL_SZ_PER_TASK, false,
+	USEMEM("anon-cow-seq-mt", T | PA | PF, WL_SZ_SHARED_ALL, true,
+	       "N threads, sequential writes to ONE prefaulted region in one mm: no COW at all"),
+	USEMEM("anon-r-rand", RO | R, WL_SZ_ROTATE_PER_TASK, false,
+	       "N processes, random reads of their own read-only mapping: zero-page faults"),
+	USEMEM("anon-r-rand-mt", T | RO | R, WL_SZ_ROTATE_PER_TASK, false,
+	       "N threads, random reads of their own read-only mappings in one mm"),
+	USEMEM("anon-r-seq", RO, WL_SZ_PTE_PER_TASK, false,
 	       "N processes read their own read-only mapping: zero-page read faults"),
-	USEMEM("anon-r-seq-mt", T | RO, WL_SZ_PER_TASK, false,
+	USEMEM("anon-r-seq-mt", T | RO, WL_SZ_PTE_MT, false,
 	       "N threads read their own read-only mappings: zero-page faults, shared mm"),
+	USEMEM("anon-rx-rand-mt", T | PA | RO | R, WL_SZ_ROTATE_PER_TASK, false,
+	       "N threads, random reads of ONE read-only region mapped before them"),
+	USEMEM("anon-rx-seq-mt", T | PA | RO, WL_SZ_ROTATE_ALL, false,
+	       "N threads, sequential reads of ONE read-only region mapped before them"),
 	USEMEM("anon-w-rand", R, WL_SZ_PER_TASK, true,
 	       "N processes, random writes to their own mapping: anonymous faults"),
 	USEMEM("anon-w-rand-hugetlb", R | H, WL_SZ_PER_TASK, true,
@@ -73,7 +85,7 @@ static const struct workload workloads[] = {
 
 /* Defaults sized for a small machine: a default run takes seconds (docs/workloads.md). */
 #define DEFAULT_UNIT		(256 * WL_MIB)
-#define DEFAULT_TRUNC_UNIT	(512 * WL_MIB)
+#define DEFAULT_TRUNC_UNIT	(2048 * WL_MIB)
 #define DEFAULT_REPEAT		3
 #define DEFAULT_RUNTIME		10
 #define DEFAULT_TESTTIME	5
@@ -119,6 +131,12 @@ const char *workload_main_metric(const struct workload *w, char *buf, size_t len
 	return buf;
 }
 
+bool wl_sized_from_memory(const struct workload *w)
+{
+	return w->sizing == WL_SZ_PTE_PER_TASK || w->sizing == WL_SZ_PTE_MT ||
+	       w->sizing == WL_SZ_ROTATE_PER_TASK || w->sizing == WL_SZ_ROTATE_ALL;
+}
+
 bool workload_needs_root(const struct workload *w)
 {
 	return w->kind == WL_TRUNCATE || (w->um_flags & WL_UM_HUGETLB);
@@ -127,13 +145,20 @@ bool workload_needs_root(const struct workload *w)
 int workload_resolve(const struct workload *w, struct wl_params *p, char *err, size_t errlen)
 {
 	if (w->kind == WL_AIM9) {
+		const bool brk = w->aim9_test == aim9_brk_test || w->aim9_test == aim9_page_test;
+
 		if (!(p->set & WL_P_RUNTIME))
 			p->runtime = DEFAULT_TESTTIME;
-		if (p->set & ~(WL_P_RUNTIME))
-			return err_set(err, errlen, -EINVAL,
-				       "%s: aim9 tests take only testtime (runtime)", w->name);
+		if (p->set & ~(WL_P_RUNTIME | (brk ? WL_P_LKP_COMPAT : 0)))
+			return err_set(err, errlen, -EINVAL, "%s: takes only testtime (runtime)%s",
+				       w->name, brk ? " and lkp_compat" : "");
 		return 0;
 	}
+	if ((p->set & WL_P_LKP_COMPAT))
+		return err_set(err, errlen, -EINVAL, "%s: lkp_compat= is for brk_test and "
+			       "page_test", w->name);
+	if ((p->set & WL_P_FS) && w->kind != WL_TRUNCATE)
+		return err_set(err, errlen, -EINVAL, "%s: fs= is for the truncate cases", w->name);
 	if (!(p->set & WL_P_NR_TASK))
 		p->nr_task = wl_online_cpus();
 	if (!(p->set & WL_P_UNIT_SIZE))
@@ -157,20 +182,31 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 		     char *err, size_t errlen)
 {
 	struct wl_env *env;
+	char note[256] = "";
 	int ret;
 
 	*out = NULL;
-	if (!workload_needs_root(w))
+	if (err && errlen)
+		err[0] = '\0';
+	if (w->kind == WL_AIM9)
 		return 0;
 	env = calloc(1, sizeof(*env));
 	if (!env)
 		return -ENOMEM;
 	env->hp_lock = -1;
+	ret = wl_sysctl_apply(env, note, sizeof(note));	/* not root: only a note */
+	if (ret) {
+		free(env);
+		return err_set(err, errlen, ret, "%s", note);
+	}
 	ret = vmscal_prepare(w, p, env, err, errlen);
 	if (ret) {
+		wl_sysctl_restore(env, NULL, 0);
 		free(env);
 		return ret;
 	}
+	if (note[0])
+		err_set(err, errlen, 0, "%s", note);
 	*out = env;
 	return 0;
 }
@@ -183,6 +219,9 @@ int workload_cleanup(struct wl_env *env, char *err, size_t errlen)
 		return 0;
 	ret = wl_loopfs_teardown(env, err, errlen);
 	ret2 = wl_hugetlb_restore(env, ret ? NULL : err, errlen);
+	if (!ret)
+		ret = ret2;
+	ret2 = wl_sysctl_restore(env, ret ? NULL : err, errlen);
 	free(env);
 	return ret ? ret : ret2;
 }
@@ -193,20 +232,4 @@ int workload_run(const struct workload *w, const struct wl_params *p, const stru
 	if (w->kind == WL_AIM9)
 		return aim9_run(w, p, log, err, errlen);
 	return vmscal_run(w, p, env, log, err, errlen);
-}
-
-int workload_parse_log(const struct workload *w, const char *text, size_t len,
-		       struct wl_metrics *m)
-{
-	struct wl_metrics raw = { 0 };
-	char key[256];
-	int ret;
-
-	ret = w->kind == WL_AIM9 ? aim9_parse(text, len, &raw) : vmscal_parse(text, len, &raw);
-	for (size_t i = 0; !ret && i < raw.nr; i++) {
-		snprintf(key, sizeof(key), "%s.%s", w->family, raw.v[i].key);
-		ret = wl_metrics_set(m, key, raw.v[i].value);
-	}
-	wl_metrics_release(&raw);
-	return ret;
 }

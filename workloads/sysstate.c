@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,24 +170,26 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	return 0;
 }
 
-int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen)
+int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err,
+		    size_t errlen)
 {
+	/* create_sparse_root's mkfs (xfs: LKP's default; -K: no discard of the tmpfs image) */
+	char *ext4[] = { "mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=0",
+			 env->image, NULL };
+	char *xfs[] = { "mkfs.xfs", "-q", "-f", "-K", env->image, NULL };
+	const char *pkg = fs == WL_FS_XFS ? "xfsprogs" : "e2fsprogs";
+	char **mkfs = fs == WL_FS_XFS ? xfs : ext4;
 	char dev[32];
 	int ret, loop;
 
 	ret = image_create(env, bytes, err, errlen);
 	if (ret)
 		goto fail;
-	{
-		char *argv[] = { "mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=0",
-				 env->image, NULL };
-
-		ret = wl_spawn_wait(argv);
-	}
+	ret = wl_spawn_wait(mkfs);
 	if (ret) {
-		ret = err_set(err, errlen, ret == 127 ? -ENOENT : -EIO,
-			      "truncate: mkfs.ext4 %s", ret == 127 ? "not found (install e2fsprogs)"
-			      : "failed");
+		ret = err_set(err, errlen, ret == 127 ? -ENOENT : -EIO, "truncate: %s %s%s%s",
+			      mkfs[0], ret == 127 ? "not found (install " : "failed",
+			      ret == 127 ? pkg : "", ret == 127 ? ")" : "");
 		goto fail;
 	}
 	snprintf(env->mnt, sizeof(env->mnt), "/tmp/kprof-truncate-XXXXXX");
@@ -202,11 +205,12 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 			      loop == -EACCES || loop == -EPERM ? " (needs root)" : "");
 		goto fail;
 	}
-	ret = mount(dev, env->mnt, "ext4", 0, NULL) ? -errno : 0;
+	ret = mount(dev, env->mnt, wl_fs_name(fs), 0, NULL) ? -errno : 0;
 	close(loop);		/* autoclear: the device goes away with the mount */
 	if (ret) {
-		ret = err_set(err, errlen, ret, "truncate: mount %s on %s: %s", dev, env->mnt,
-			      strerror(-ret));
+		ret = err_set(err, errlen, ret, "truncate: mount -t %s %s on %s: %s%s",
+			      wl_fs_name(fs), dev, env->mnt, strerror(-ret),
+			      ret == -ENODEV ? " (this kernel has no such filesystem)" : "");
 		goto fail;
 	}
 	env->mounted = true;
@@ -246,5 +250,134 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 				      strerror(errno));
 		env->image[0] = '\0';
 	}
+	return ret;
+}
+
+/*
+ * LKP's programs/vm-scalability/run sets three sysctls before any case. They are global, and
+ * several kprof runs (other checkouts, other users) may overlap: the first run saves the
+ * values and sets LKP's, the last one restores them. The saved values and the pids of the
+ * runs that hold them live in WL_SYSCTL_STATE, read and written under an flock on
+ * WL_SYSCTL_LOCK; holders that died without releasing are dropped by the next one to look.
+ */
+#define WL_SYSCTL_LOCK	"/dev/shm/kprof-sysctl.lock"
+#define WL_SYSCTL_STATE	"/dev/shm/kprof-sysctl.state"
+
+static const struct { const char *path; long value; } lkp_sysctls[WL_NR_SYSCTL] = {
+	{ "/proc/sys/vm/overcommit_memory", 1 },	/* always overcommit */
+	{ "/proc/sys/vm/max_map_count", 1L << 30 },
+	{ "/proc/sys/kernel/threads-max", 1L << 20 },
+};
+
+struct sysctl_state {
+	long	saved[WL_NR_SYSCTL];
+	bool	have_saved;
+	pid_t	pids[64];
+	size_t	nr;
+};
+
+static void state_read(struct sysctl_state *st)
+{
+	FILE *fp = fopen(WL_SYSCTL_STATE, "re");
+	long pid;
+
+	memset(st, 0, sizeof(*st));
+	if (!fp)
+		return;
+	st->have_saved = fscanf(fp, "%ld %ld %ld", &st->saved[0], &st->saved[1],
+				&st->saved[2]) == 3;
+	while (st->have_saved && st->nr < 64 && fscanf(fp, "%ld", &pid) == 1)
+		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))	/* alive */
+			st->pids[st->nr++] = (pid_t)pid;
+	fclose(fp);
+}
+
+static int state_write(const struct sysctl_state *st)
+{
+	FILE *fp;
+
+	if (!st->nr)
+		return unlink(WL_SYSCTL_STATE) && errno != ENOENT ? -errno : 0;
+	fp = fopen(WL_SYSCTL_STATE ".tmp", "we");
+	if (!fp)
+		return -errno;
+	fprintf(fp, "%ld %ld %ld\n", st->saved[0], st->saved[1], st->saved[2]);
+	for (size_t i = 0; i < st->nr; i++)
+		fprintf(fp, "%d\n", (int)st->pids[i]);
+	if (fclose(fp))
+		return -errno;
+	return rename(WL_SYSCTL_STATE ".tmp", WL_SYSCTL_STATE) ? -errno : 0;
+}
+
+static int sysctl_lock(void)
+{
+	int fd = open(WL_SYSCTL_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		close(fd);
+		return -errno;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen)
+{
+	struct sysctl_state st;
+	int ret = 0, lock;
+
+	for (int i = 0; i < WL_NR_SYSCTL; i++)
+		if (access(lkp_sysctls[i].path, W_OK))
+			return err_set(err, errlen, 0, "not root: LKP's vm-scalability sysctls "
+				       "(overcommit_memory=1, max_map_count, threads-max) not set");
+	lock = sysctl_lock();
+	if (lock < 0)
+		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
+	state_read(&st);
+	if (!st.nr || !st.have_saved) {
+		/* nobody holds them: the values now are the system's (unless a holder died) */
+		for (int i = 0; !st.have_saved && !ret && i < WL_NR_SYSCTL; i++)
+			ret = wl_read_long(lkp_sysctls[i].path, &st.saved[i]);
+		st.have_saved = !ret;
+		for (int i = 0; !ret && i < WL_NR_SYSCTL; i++)
+			ret = wl_write_long(lkp_sysctls[i].path, lkp_sysctls[i].value);
+	}
+	if (!ret && st.nr < 64) {
+		st.pids[st.nr++] = getpid();
+		ret = state_write(&st);
+		env->sysctl_held = !ret;
+	}
+	close(lock);
+	if (ret)
+		return err_set(err, errlen, ret, "LKP's sysctls: %s", strerror(-ret));
+	return 0;
+}
+
+int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen)
+{
+	struct sysctl_state st;
+	int ret = 0, lock;
+	size_t j = 0;
+
+	if (!env->sysctl_held)
+		return 0;
+	env->sysctl_held = false;
+	lock = sysctl_lock();
+	if (lock < 0)
+		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
+	state_read(&st);
+	for (size_t i = 0; i < st.nr; i++)
+		if (st.pids[i] != getpid())
+			st.pids[j++] = st.pids[i];
+	st.nr = j;
+	for (int i = 0; !st.nr && st.have_saved && i < WL_NR_SYSCTL; i++) {
+		int r = wl_write_long(lkp_sysctls[i].path, st.saved[i]);
+
+		if (r && !ret)
+			ret = err_set(err, errlen, r, "%s: cannot restore %ld: %s",
+				      lkp_sysctls[i].path, st.saved[i], strerror(-r));
+	}
+	if (!ret || !st.nr)
+		state_write(&st);
+	close(lock);
 	return ret;
 }

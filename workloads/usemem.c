@@ -167,7 +167,8 @@ static void ready(const struct usemem *um)
 }
 
 /* One worker (process or thread): map, access, report, unmap. 0 / -errno. */
-static int do_units(struct usemem *um, unsigned int worker)
+/* Out of line: the frame LKP's profiles show under usemem (start_thread or do_task). */
+__attribute__((noipa)) static int do_units(struct usemem *um, unsigned int worker)
 {
 	const struct usemem_opts *o = um->o;
 	const unsigned int reps = o->repeat ? o->repeat : 1;

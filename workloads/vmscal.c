@@ -33,10 +33,40 @@ static long nr_nodes(void)
 	return n ? n : 1;
 }
 
-/* The size argument the case script gives usemem. */
-static uint64_t case_bytes(const struct workload *w, uint64_t unit, long n)
+/* hw_vars' PTE_LIMIT: "limit pagetable pages to half available memory" (MemAvailable << 8). */
+static uint64_t pte_limit(void)
 {
+	return (wl_meminfo_kb("MemAvailable") << 10) << 8;
+}
+
+/* The size argument the case script gives usemem (unit_size given: @unit replaces the memory). */
+static uint64_t case_bytes(const struct workload *w, const struct wl_params *p, uint64_t unit,
+			   long n)
+{
+	uint64_t v, rotate;
+
+	if (wl_sized_from_memory(w) && !(p->set & WL_P_UNIT_SIZE)) {
+		rotate = pte_limit() < WL_ROTATE_MAX ? pte_limit() : WL_ROTATE_MAX;
+		switch (w->sizing) {
+		case WL_SZ_PTE_PER_TASK:	/* case-anon-r-seq */
+			v = pte_limit() / (uint64_t)n;
+			return v > WL_AS_LIMIT ? WL_AS_LIMIT : v;
+		case WL_SZ_PTE_MT:		/* case-anon-r-seq-mt */
+			v = pte_limit();
+			return (v > WL_AS_LIMIT ? WL_AS_LIMIT : v) / (uint64_t)n;
+		case WL_SZ_ROTATE_ALL:
+			return rotate;
+		default:
+			return rotate / (uint64_t)n;
+		}
+	}
 	switch (w->sizing) {
+	case WL_SZ_ROTATE_ALL:
+		return unit;
+	case WL_SZ_PTE_PER_TASK:
+	case WL_SZ_PTE_MT:
+	case WL_SZ_ROTATE_PER_TASK:
+		return unit / (uint64_t)n;
 	case WL_SZ_PER_TASK_COW:
 		return unit / (uint64_t)(n + 1);
 	case WL_SZ_SHARED_ALL:
@@ -54,7 +84,7 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 	uint64_t hp_kb;
 
 	if (w->kind == WL_TRUNCATE)
-		return wl_loopfs_setup(env, p->unit_size, err, errlen);
+		return wl_loopfs_setup(env, p->unit_size, p->fs, err, errlen);
 	if (!(w->um_flags & WL_UM_HUGETLB))
 		return 0;
 	/* setup_hugetlb: the huge pages in unit_size, plus one per task and one spare */
@@ -64,41 +94,6 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 			       w->name);
 	return wl_hugetlb_reserve(env, (long)(p->unit_size / hp_kb / 1024) + p->nr_task + 1,
 				  err, errlen);
-}
-
-static int run_usemem_case(const struct workload *w, const struct wl_params *p, uint64_t unit,
-			   FILE *log, char *err, size_t errlen)
-{
-	const unsigned int f = w->um_flags;
-	struct usemem_opts o = {
-		.bytes = case_bytes(w, unit, p->nr_task),
-		.flags = f,
-		.runtime = p->runtime,
-		.thp = p->thp,
-		.seed_set = p->set & WL_P_SEED,
-		.seed = p->seed,
-	};
-
-	if (f & WL_UM_THREADS)
-		o.nr_thread = (unsigned int)p->nr_task;
-	else
-		o.nr_task = (unsigned int)p->nr_task;
-	wl_log_test(log, "./usemem --runtime %u %s %ld%s%s%s%s%s %llu", p->runtime,
-		    (f & WL_UM_THREADS) ? "-t" : "-n", p->nr_task,
-		    (f & WL_UM_PREALLOC) ? " --prealloc" : "",
-		    (f & WL_UM_PREFAULT) ? " --prefault" : "",
-		    (f & WL_UM_RANDOM) ? " --random" : "",
-		    (f & WL_UM_READONLY) ? " --readonly" : "",
-		    (f & WL_UM_HUGETLB) ? " -O -U" : "", (unsigned long long)o.bytes);
-	return usemem_run(&o, log, err, errlen);
-}
-
-static void realtime_str(char *buf, size_t len)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(buf, len, "%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
 }
 
 /* fork + exec @argv with its output in the log (a workload never prints to the terminal) */
@@ -135,8 +130,65 @@ static int wait_children(long n)
 	return ret;
 }
 
+/* The usemem program from the runner's directory, as the case script runs ./usemem. */
+static int exec_usemem(const char *args, FILE *log, char *err, size_t errlen)
+{
+	char path[4200], *copy = strdup(args), *argv[32], *save = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/usemem", wl_runner_bindir());
+	argv[n++] = path;
+	for (char *t = strtok_r(copy, " ", &save); t && n < 31; t = strtok_r(NULL, " ", &save))
+		argv[n++] = t;
+	argv[n] = NULL;
+	ret = spawn(argv, log) < 0 ? -errno : wait_children(1);
+	free(copy);
+	if (ret)
+		return err_set(err, errlen, ret, "usemem %s failed", args);
+	return 0;
+}
+
+static int run_usemem_case(const struct workload *w, const struct wl_params *p, uint64_t unit,
+			   FILE *log, char *err, size_t errlen)
+{
+	const unsigned int f = w->um_flags;
+	struct usemem_opts o = {
+		.bytes = case_bytes(w, p, unit, p->nr_task),
+		.flags = f,
+		.runtime = p->runtime,
+		.thp = p->thp,
+		.seed_set = p->set & WL_P_SEED,
+		.seed = p->seed,
+	};
+	char args[512];
+	int ret;
+
+	if (f & WL_UM_THREADS)
+		o.nr_thread = (unsigned int)p->nr_task;
+	else
+		o.nr_task = (unsigned int)p->nr_task;
+	ret = usemem_format_args(&o, args, sizeof(args));
+	if (ret)
+		return ret;
+	wl_log_test(log, "./usemem %s", args);
+	if (wl_runner_bindir())
+		return exec_usemem(args, log, err, errlen);
+	return usemem_run(&o, log, err, errlen);
+}
+
+static void realtime_str(char *buf, size_t len)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
+}
+
 /* create_sparse_file + cat: a hole-only file whose reads fill the page cache without I/O. */
-static int create_and_read(const char *path, uint64_t bytes)
+static int create_and_read_here(const char *path, uint64_t bytes)
 {
 	static char buf[128 << 10];	/* cat's buffer size for regular files */
 	int ret = 0, fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -150,6 +202,26 @@ static int create_and_read(const char *path, uint64_t bytes)
 		if (n < 0 && errno != EINTR)
 			ret = -errno;
 	close(fd);
+	return ret;
+}
+
+/*
+ * The same with the case script's tools, so the processes are LKP's: `truncate NAME -s SIZE`
+ * then `cat NAME > /dev/null` (coreutils).
+ */
+static int create_and_read(const char *path, uint64_t bytes, FILE *log)
+{
+	char size[32];
+	char *trunc[] = { "truncate", (char *)path, "-s", size, NULL };
+	char *cat[] = { "sh", "-c", "exec cat \"$0\" > /dev/null", (char *)path, NULL };
+	int ret;
+
+	if (!wl_runner_bindir())
+		return create_and_read_here(path, bytes);
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
+	ret = spawn(trunc, log) < 0 ? -errno : wait_children(1);
+	if (!ret)
+		ret = spawn(cat, log) < 0 ? -errno : wait_children(1);
 	return ret;
 }
 
@@ -174,11 +246,20 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 		if (asprintf(&argv[1 + i], "%s/sparse-%s-%ld", env->mnt, w->name, i + 1) < 0)
 			ret = -ENOMEM;
 
+	/*
+	 * case-truncate's reads are setup, not timed: the profile pauses over them (its kernel
+	 * time would otherwise dwarf the truncation on a small machine). truncate-seq times them.
+	 */
+	if (!ret && !w->truncate_seq)
+		ret = wl_phase('p');
 	realtime_str(t0, sizeof(t0));
 	for (i = 0; i < n && !ret; i++)
-		ret = create_and_read(argv[1 + i], unit / (uint64_t)n);
+		ret = create_and_read(argv[1 + i], unit / (uint64_t)n, log);
+	if (!ret && !w->truncate_seq)
+		ret = wl_phase('r');
 	if (ret) {
-		err_set(err, errlen, ret, "%s: %s: %s", w->name, argv[i], strerror(-ret));
+		err_set(err, errlen, ret, "%s: %s: %s", w->name, i ? argv[i] : "profile control",
+			strerror(-ret));
 		goto out;
 	}
 	realtime_str(t1, sizeof(t1));

@@ -27,7 +27,19 @@ enum wl_sizing {
 	WL_SZ_PER_TASK_COW,	/* U / (N + 1): parent and children each hold a copy */
 	WL_SZ_SHARED_ALL,	/* U, one region shared by all threads */
 	WL_SZ_SHARED_PER_TASK,	/* U / N, one region shared by all threads */
+	/* Sized from this machine's memory unless unit_size is given (then as PER_TASK / ALL): */
+	WL_SZ_PTE_PER_TASK,	/* anon-r-seq: min(PTE_LIMIT / N, AS_LIMIT) */
+	WL_SZ_PTE_MT,		/* anon-r-seq-mt: min(PTE_LIMIT, AS_LIMIT) / N */
+	WL_SZ_ROTATE_PER_TASK,	/* ROTATE_BYTES / N (own or one shared region) */
+	WL_SZ_ROTATE_ALL,	/* ROTATE_BYTES, one region shared by all threads */
 };
+
+/* hw_vars: AS_LIMIT = 1 << 46, PTE_LIMIT = MemAvailable << 8, ROTATE = min(1 << 42, PTE_LIMIT) */
+#define WL_AS_LIMIT	(1ULL << 46)
+#define WL_ROTATE_MAX	(1ULL << 42)
+
+/* True when the case sizes itself from MemAvailable (unit_size only overrides it). */
+bool wl_sized_from_memory(const struct workload *w);
 
 enum wl_usemem_flags {
 	WL_UM_THREADS	= 1 << 0,	/* -t N: N threads in one process, else -n */
@@ -71,6 +83,10 @@ struct usemem_opts {
 	uint64_t	seed;
 };
 
+/* usemem's command line (without the program name) from @o, and back. 0 / -errno. */
+int usemem_format_args(const struct usemem_opts *o, char *buf, size_t len);
+int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, size_t errlen);
+
 /* Run usemem with @o in this process; worker lines go to @log. 0 / -errno (a worker failed). */
 int usemem_run(const struct usemem_opts *o, FILE *log, char *err, size_t errlen);
 
@@ -86,11 +102,22 @@ struct wl_env {
 	char		image[256];
 	char		mnt[256];
 	bool		mounted;
+	/* LKP's harness sysctls, set by the first overlapping run and restored by the last */
+	bool		sysctl_held;
 };
+
+#define WL_NR_SYSCTL	3
+/*
+ * Set overcommit_memory=1, max_map_count=2^30, threads-max=2^20 (programs/vm-scalability/run).
+ * Not root: 0 with a note in @err, nothing changed.
+ */
+int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen);
+int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen);
 
 int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errlen);
 int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen);
-int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen);
+int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err,
+		    size_t errlen);
 int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen);
 
 /* ---- families --------------------------------------------------------------------------- */
@@ -102,9 +129,23 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, char *err,
 	     size_t errlen);
 int aim9_brk_test(long arg);
+/* brk_test's and page_test's sbrk(-4096 * 16) as LKP's binary (@lkp_compat) or the source means */
+intptr_t aim9_brk_shrink(bool lkp_compat);
 int aim9_page_test(long arg);
 int aim9_fork_test(long arg);
 int aim9_exec_test(long arg);
+
+/* ---- the workload programs (exec.c) ------------------------------------------------------ */
+
+/* Where the helper programs are (usemem, true): the program's own directory; NULL in-process. */
+const char *wl_runner_bindir(void);
+int wl_runner_set_bindir(const char *dir);	/* NULL: in-process */
+/* Tell the controller about a phase ('p' pause the profile, 'r' resume) and wait for its
+ * answer; nothing without a controller. 0 / -errno. */
+int wl_phase(char what);
+
+const char *wl_thp_name(enum wl_thp thp);
+const char *wl_fs_name(enum wl_fs fs);
 
 /* ---- helpers (util.c) ------------------------------------------------------------------ */
 

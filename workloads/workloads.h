@@ -57,6 +57,13 @@ enum wl_param_bits {
 	WL_P_RUNTIME	= 1 << 3,
 	WL_P_SEED	= 1 << 4,
 	WL_P_THP	= 1 << 5,
+	WL_P_LKP_COMPAT	= 1 << 6,
+	WL_P_FS		= 1 << 7,
+};
+
+enum wl_fs {
+	WL_FS_XFS,		/* LKP's default for the sparse root (hw_vars: ${fs:-xfs}) */
+	WL_FS_EXT4,
 };
 
 struct wl_params {
@@ -67,11 +74,14 @@ struct wl_params {
 	unsigned int	runtime;	/* s: usemem --runtime and budget; testtime */
 	uint64_t	seed;		/* random cases; unset: time(0) ^ tid as usemem does */
 	enum wl_thp	thp;
+	bool		lkp_compat;	/* aim9 brk/page_test as LKP's binary behaves (default) */
+	enum wl_fs	fs;		/* truncate cases: the loop filesystem */
 };
 
 void wl_params_init(struct wl_params *p);
 /*
- * Apply one "key=value" (nr_task, unit_size, size, runtime or testtime, seed, thp). Sizes take
+ * Apply one "key=value" (nr_task, unit_size, size, runtime or testtime, seed, thp, lkp_compat,
+ * fs). Sizes take
  * LKP's binary suffixes (K, M, G, T, P); times an optional "s". 0 or -EINVAL with a reason.
  */
 int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen);
@@ -109,9 +119,11 @@ int workload_params_json(const struct workload *w, const struct wl_params *p, FI
 struct wl_env;
 
 /*
- * Change the system as the case scripts do, in the controlling process. *out is NULL when
+ * Change the system as LKP's harness and the case scripts do, in the controlling process
+ * (vm-scalability: LKP's sysctls, hugetlb reservation, loop filesystem). *out is NULL when
  * nothing is needed; otherwise the caller owns it and must pass it to workload_cleanup().
- * On error everything done so far is already undone.
+ * On error everything done so far is already undone. On success @err may hold a note on what
+ * could not be set up like LKP (e.g. the sysctls, not root): print it as a warning.
  */
 int workload_prepare(const struct workload *w, const struct wl_params *p, struct wl_env **out,
 		     char *err, size_t errlen);
@@ -126,6 +138,33 @@ int workload_cleanup(struct wl_env *env, char *err, size_t errlen);
  */
 int workload_run(const struct workload *w, const struct wl_params *p, const struct wl_env *env,
 		 FILE *log, char *err, size_t errlen);
+
+/* ---- the workload programs (exec.c; docs/run.md) ----------------------------------------- */
+
+/*
+ * Find the workload programs (vm-scalability, usemem, singleuser, true) next to the kprof
+ * executable in @exe_dir, or in @exe_dir/build (a source tree's ./kprof); the directory into
+ * @bindir. 0, or -ENOENT with a reason.
+ */
+int workload_find_programs(const char *exe_dir, char *bindir, size_t len, char *err,
+			   size_t errlen);
+/*
+ * The command line that runs @w with @p as its own program from @bindir (NULL-terminated,
+ * malloc'd; free with workload_argv_free()). The program waits for one byte on @go_fd; with
+ * @ctl_fd >= 0 it announces phases there ('p': pause the profile, 'r': resume) and waits for
+ * one byte on @ack_fd after each. 0 / -ENOMEM.
+ */
+int workload_argv(const struct workload *w, const struct wl_params *p,
+		  const struct wl_env *env, const char *bindir, int go_fd, int ctl_fd,
+		  int ack_fd, char ***argv);
+void workload_argv_free(char **argv);	/* NULL-safe */
+/*
+ * main() of the workload programs: `vm-scalability` and `singleuser` (@family "vm-scalability"
+ * / "aim9") run one workload (its log on stdout); exit status 0, 1 (failed) or 2 (usage).
+ */
+int wl_runner_main(const char *family, int argc, char **argv);
+/* main() of `usemem`: upstream usemem's options for what the cases use (usemem-cli.c). */
+int usemem_main(int argc, char **argv);
 
 /* ---- metrics from the log ---------------------------------------------------------------- */
 

@@ -57,6 +57,7 @@ struct run_ctx {
 	double			last_duration;
 	struct run_comms	comms;		/* of the workload's processes, this run */
 	double			outside;	/* % of samples outside the workload; NAN */
+	char			bindir[4096];	/* the workload programs (next to kprof) */
 };
 
 #define MAX_INTERLEAVE		8	/* parameter sets of one --interleave run */
@@ -107,24 +108,42 @@ static double elapsed_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* The workload child: own process group, wait for "go", run, exit 0 / 1. */
-static void child_main(struct run_ctx *c, const struct wl_env *env, int go_fd, FILE *log)
+/*
+ * The workload child: own process group, the log as stdout and stderr, then exec the
+ * workload's program (vm-scalability or singleuser), which waits for "go" on @fds[0] and
+ * announces phases on @fds[1] (answered on @fds[2]). Nothing of kprof stays in the process.
+ */
+static void child_main(struct run_ctx *c, const struct wl_env *env, const int fds[3],
+		       FILE *log)
 {
-	char err[512] = "", go;
-	int ret;
+	char **argv = NULL;
 
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	while (read(go_fd, &go, 1) < 0 && errno == EINTR)
-		;
-	close(go_fd);
-	ret = workload_run(c->w, &c->p, env, log, err, sizeof(err));
-	fflush(log);
-	if (ret)
-		pr_err("%s: %s", workload_name(c->w), err[0] ? err : strerror(-ret));
-	_exit(ret ? 1 : 0);
+	if (workload_argv(c->w, &c->p, env, c->bindir, fds[0], fds[1], fds[2], &argv))
+		_exit(1);
+	for (int i = 0; i < 3; i++)
+		fcntl(fds[i], F_SETFD, 0);	/* inherited by the program */
+	if (dup2(fileno(log), STDOUT_FILENO) < 0 || dup2(fileno(log), STDERR_FILENO) < 0)
+		_exit(1);
+	execv(argv[0], argv);
+	pr_err("%s: %s", argv[0], strerror(errno));	/* into the log: report_log_errors() */
+	_exit(1);
+}
+
+/* One phase change announced by the workload ('p' pause, 'r' resume), answered at once. */
+static void phase_change(int ctl_fd, int ack_fd, struct run_profile *prof)
+{
+	char what;
+
+	if (read(ctl_fd, &what, 1) != 1)
+		return;
+	if (what == 'p' || what == 'r')
+		run_profile_pause(prof, what == 'p');
+	if (write(ack_fd, "k", 1) != 1)
+		pr_warn("workload phase: %s", strerror(errno));
 }
 
 /* Kill what is left of the workload's process group and reap it (we are its subreaper). */
@@ -141,9 +160,12 @@ struct run_result {
 	double		elapsed;
 };
 
-/* Wait for the child, sampling the monitors every second; kill it on an interrupt. */
+/*
+ * Wait for the child, sampling the monitors every second and answering its phase changes on
+ * @ctl (read end) / @ack (write end); kill it on an interrupt.
+ */
 static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct run_result *res,
-		     int run_no)
+		     int run_no, int ctl, int ack, struct run_profile *prof)
 {
 	struct timespec t0, next;
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -152,7 +174,8 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	next = t0;
 	for (;;) {
-		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = pidfd, .events = POLLIN },
+					 { .fd = ctl, .events = POLLIN } };
 		double el = elapsed_since(&t0);
 		int timeout;
 
@@ -186,7 +209,10 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 		timeout = 1000 - (int)(elapsed_since(&next) * 1000);
 		if (timeout > 100 || timeout < 0)
 			timeout = 100;	/* progress, and a fallback without pidfd */
-		poll(&pfd, pidfd >= 0 ? 1 : 0, timeout);
+		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN))
+			phase_change(ctl, ack, prof);
+		else if (pfd[1].revents & (POLLHUP | POLLERR))
+			ctl = -1;	/* the workload is done with it */
 	}
 	res->elapsed = elapsed_since(&t0);
 	if (pidfd >= 0)
@@ -353,7 +379,8 @@ static int run_once(struct run_ctx *c)
 	struct wl_env *env = NULL;
 	struct monitor *mon = NULL;
 	double main_value = 0;
-	int go[2] = { -1, -1 }, ret, run_no = c->nr_done;
+	int go[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, ret;
+	int run_no = c->nr_done;
 	FILE *log = NULL;
 	pid_t pid;
 
@@ -367,7 +394,8 @@ static int run_once(struct run_ctx *c)
 	snprintf(logpath, sizeof(logpath), "%s/%s.log", tmpdir, workload_name(c->w));
 	log = fopen(logpath, "we");
 	mon = monitor_new();
-	if (!log || !mon || pipe2(go, O_CLOEXEC)) {
+	if (!log || !mon || pipe2(go, O_CLOEXEC) || pipe2(ctl, O_CLOEXEC) ||
+	    pipe2(ack, O_CLOEXEC)) {
 		ret = -errno;
 		pr_err("%s: %s", logpath, strerror(errno));
 		goto out;
@@ -377,6 +405,8 @@ static int run_once(struct run_ctx *c)
 		pr_err("%s: %s", workload_name(c->w), err);
 		goto out;
 	}
+	if (err[0] && !run_no)
+		pr_warn("%s", err);	/* set up differently from LKP: said once */
 	if (run_interrupted) {
 		ret = -EINTR;
 		goto out;
@@ -389,12 +419,15 @@ static int run_once(struct run_ctx *c)
 		goto out;
 	}
 	if (pid == 0) {
-		close(go[1]);
-		child_main(c, env, go[0], log);
+		const int fds[3] = { go[0], ctl[1], ack[0] };
+
+		child_main(c, env, fds, log);
 	}
 	setpgid(pid, pid);
 	close(go[0]);
-	go[0] = -1;
+	close(ctl[1]);
+	close(ack[0]);
+	go[0] = ctl[1] = ack[0] = -1;
 	monitor_sample(mon);
 	if (c->profile) {
 		char *title = flamegraph_format_run_title(workload_name(c->w), c->path_params,
@@ -418,7 +451,7 @@ static int run_once(struct run_ctx *c)
 		reap_group(pid);
 		goto out;
 	}
-	ret = supervise(c, pid, mon, &res, run_no);
+	ret = supervise(c, pid, mon, &res, run_no, ctl[0], ack[1], prof);
 	monitor_sample(mon);
 	if (run_counters_stop(counters, &counted) && !ret)
 		ret = -ENOMEM;
@@ -452,10 +485,14 @@ static int run_once(struct run_ctx *c)
 out:
 	if (log)
 		fclose(log);
-	if (go[0] >= 0)
-		close(go[0]);
-	if (go[1] >= 0)
-		close(go[1]);
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (ctl[i] >= 0)
+			close(ctl[i]);
+		if (ack[i] >= 0)
+			close(ack[i]);
+	}
 	run_profile_free(prof);
 	run_counters_stop(counters, &counted);	/* when a failure came before the stop */
 	wl_metrics_release(&counted);
@@ -524,8 +561,21 @@ static int setup(struct run_ctx *c)
 	char dir[4096], *abs;
 	int ret;
 
+	char exe[4096];
+	ssize_t n;
+
 	if (uname(&c->uts))
 		return -errno;
+	/* the workload programs are next to kprof (build dir), or in ./build of a source tree */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	if (workload_find_programs(exe, c->bindir, sizeof(c->bindir), dir, sizeof(dir))) {
+		pr_err("%s", dir);
+		return -ENOENT;
+	}
 	ret = workload_path_params(c->w, &c->p, c->path_params, sizeof(c->path_params));
 	if (ret)
 		return ret;

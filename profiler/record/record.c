@@ -40,8 +40,9 @@ struct record_session {
 	char *const		*argv;
 	void			*tracing_data;
 	size_t			tracing_len;
+	pid_t			exclude_pid;
 	/* Written by the drain thread only; read after it is joined. */
-	uint64_t		samples, lost, throttled;
+	uint64_t		samples, lost, throttled, excluded;
 };
 
 static const char *const default_cmdline[] = { "record", NULL };
@@ -172,6 +173,17 @@ static void on_record(const struct perf_event_header *h, void *arg)
 {
 	struct record_session *rs = arg;
 
+	if (h->type == PERF_RECORD_SAMPLE && rs->exclude_pid > 0) {
+		/* sample_type starts IDENTIFIER, IP, TID (build_attr): pid at byte 16 */
+		uint32_t pid = 0;
+
+		if (h->size >= sizeof(*h) + 24)
+			memcpy(&pid, (const char *)(h + 1) + 16, sizeof(pid));
+		if ((pid_t)pid == rs->exclude_pid) {
+			rs->excluded++;
+			return;
+		}
+	}
 	if (h->type == PERF_RECORD_SAMPLE)
 		rs->samples++;
 	else if (h->type == PERF_RECORD_LOST)
@@ -300,6 +312,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 	if (!rs)
 		return -ENOMEM;
 	rs->output = strdup(o->output ? o->output : "perf.data");
+	rs->exclude_pid = o->exclude_pid;
 	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids && !o->nr_tids);
 	rs->argc = 1;
 	rs->argv = (char *const *)default_cmdline;
@@ -404,6 +417,14 @@ void record_session_abort(struct record_session *rs)
 	record_free(rs);
 }
 
+void record_session_pause(struct record_session *rs, bool pause)
+{
+	if (pause)
+		session_disable(rs->sess);
+	else
+		session_enable(rs->sess);
+}
+
 int record_session_stop(struct record_session *rs, struct record_stats *st)
 {
 	struct perf_write_meta m = {
@@ -420,6 +441,7 @@ int record_session_stop(struct record_session *rs, struct record_stats *st)
 		st->samples = rs->samples;
 		st->lost = rs->lost;
 		st->throttled = rs->throttled;
+		st->excluded = rs->excluded;
 		st->event_used = strdup(rs->events.v[0].name);
 		for (size_t i = 1; i < rs->events.nr && st->event_used; i++) {
 			char *more;

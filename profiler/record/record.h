@@ -29,8 +29,13 @@ struct record_opts {
 	unsigned int	mmap_pages;	/* -m */
 	const char	*output;	/* -o, default "perf.data" */
 	const char	*filter;	/* --filter for tracepoints */
+	pid_t		exclude_pid;	/* > 0: drop this process's samples (kprof run's own) */
 };
-struct record_stats { uint64_t samples, lost, throttled; char *event_used; /* owned */ };
+struct record_stats {
+	uint64_t	samples, lost, throttled;
+	uint64_t	excluded;	/* samples of exclude_pid, not written */
+	char		*event_used;	/* owned */
+};
 struct record_session;
 
 /*
@@ -52,6 +57,8 @@ pid_t record_session_child(const struct record_session *s);	/* -1 without a comm
 int record_session_stop(struct record_session *s, struct record_stats *st);
 /* Stop without writing anything (e.g. the command could not run); NULL-safe. */
 void record_session_abort(struct record_session *s);
+/* Stop sampling for a while (@pause) or start again; the file stays open. */
+void record_session_pause(struct record_session *s, bool pause);
 /* CMDLINE feature content (default: "kprof record"); call before stop. Borrowed. */
 void record_session_set_cmdline(struct record_session *s, int argc, char *const *argv);
 

@@ -67,6 +67,7 @@ int session_drain_start(struct session *s, session_record_fn fn, session_round_f
 			void *arg);
 
 int session_enable(struct session *s);
+int session_disable(struct session *s);	/* until the next session_enable() */
 /* Let the held command exec; -errno (with @err) when it could not (e.g. not found). */
 int session_go(struct session *s, char *err, size_t errlen);
 pid_t session_child(const struct session *s);	/* the forked command, or -1 */

@@ -412,6 +412,12 @@ int session_enable(struct session *s)
 	return 0;
 }
 
+int session_disable(struct session *s)
+{
+	perf_evlist__disable(s->evlist);
+	return 0;
+}
+
 int session_go(struct session *s, char *err, size_t errlen)
 {
 	int child_errno = 0;

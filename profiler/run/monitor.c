@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * monitor.c - LKP's default monitors for one run, sampled once a second by `kprof run`:
- * proc-vmstat, vmstat.system.{in,cs}, mpstat.cpu.all.*% and meminfo, each reduced to one
- * number per run the way lib/matrix.rb does: event counters last - first, the rest the mean
- * over the samples (../shared/spec/lkp-metrics.md §4.4).
+ * proc-vmstat, vmstat.system.{in,cs}, mpstat.cpu.all.*%, meminfo, numa-vmstat and numa-meminfo
+ * (every node), sched_debug (every 60 s as LKP, so once for a short run; where readable) and
+ * latency_stats (at the end, where the kernel has it), each reduced to one number per run the
+ * way lib/matrix.rb does: event counters last - first, the rest the mean over the samples
+ * (../shared/spec/lkp-metrics.md §4.4).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "profiler/lib/lib.h"
 #include "profiler/run/run.h"
 
 /* etc/event-counter-prefixes, the proc-vmstat part: these are counters (last - first). */
@@ -43,10 +48,22 @@ struct stat_snap {
 	bool			valid;
 };
 
+/* etc/event-counter-patterns for numa-vmstat: counters (last - first), the rest gauges */
+static const char *const numa_counter_prefixes[] = { "numa_", "pg", "nr_dirtied", "nr_written" };
+
+#define SCHED_DEBUG_INTERVAL	60.0	/* LKP's sched_debug monitor interval, seconds */
+#define LATENCY_STATS		"/proc/latency_stats"
+
 struct monitor {
 	struct series_set	vmstat, meminfo, rates;	/* rates: per interval */
+	struct series_set	numa_vmstat, numa_meminfo, sched;
 	struct stat_snap	prev;
+	double			sched_t;	/* time of the last sched_debug snapshot, or 0 */
+	bool			latency_cleared;
 };
+
+static const char *const sched_debug_paths[] = { "/sys/kernel/debug/sched/debug",
+						 "/proc/sched_debug" };
 
 static double now_s(void)
 {
@@ -190,6 +207,99 @@ static int add_interval(struct monitor *m, const struct stat_snap *a, const stru
 	return ret;
 }
 
+/* "nr_free_pages 123" lines of node<N>/vmstat, "Node N Field: 123 kB" of node<N>/meminfo. */
+static int sample_node(struct monitor *m, const char *node)
+{
+	char path[300], line[256], name[128], key[400];
+	unsigned long long v;
+	size_t idx = 0;
+	int ret = 0, id;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/%s/vmstat", node);
+	fp = fopen(path, "re");
+	while (fp && !ret && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "%127s %llu", name, &v) == 2) {
+			snprintf(key, sizeof(key), "%s.%s", node, name);
+			ret = series_add(&m->numa_vmstat, key, idx++, (double)v);
+		}
+	if (fp)
+		fclose(fp);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/%s/meminfo", node);
+	fp = fopen(path, "re");
+	idx = 0;
+	while (fp && !ret && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "Node %d %127[^:]: %llu", &id, name, &v) == 3) {
+			snprintf(key, sizeof(key), "node%d.%s", id, name);
+			ret = series_add(&m->numa_meminfo, key, idx++, (double)v);
+		}
+	if (fp)
+		fclose(fp);
+	return ret;
+}
+
+static int sample_nodes(struct monitor *m)
+{
+	DIR *d = opendir("/sys/devices/system/node");
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return 0;	/* no NUMA sysfs: no numa-* keys, as LKP on such a kernel */
+	while (!ret && (de = readdir(d)))
+		if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' &&
+		    de->d_name[4] <= '9')
+			ret = sample_node(m, de->d_name);
+	closedir(d);
+	return ret;
+}
+
+/* One sched_debug snapshot: its across-CPU statistics join the per-run means. */
+static int sample_sched_debug(struct monitor *m, double now)
+{
+	static bool said;
+	struct wl_metrics snap = { 0 };
+	char *text = NULL;
+	size_t len;
+	int ret = -ENOENT;
+
+	m->sched_t = now;
+	for (size_t i = 0; ret && i < sizeof(sched_debug_paths) / sizeof(char *); i++)
+		ret = read_whole_file(sched_debug_paths[i], 64 << 20, &text, &len);
+	if (ret) {
+		if (!said)
+			pr_info("sched_debug: %s not readable (%s; debugfs not mounted?): no "
+				"sched_debug keys", sched_debug_paths[0], strerror(-ret));
+		said = true;
+		return 0;
+	}
+	ret = sched_debug_parse(text, &snap);
+	for (size_t i = 0; !ret && i < snap.nr; i++)
+		ret = series_add(&m->sched, snap.v[i].key, i, snap.v[i].value);
+	wl_metrics_release(&snap);
+	free(text);
+	return ret;
+}
+
+/* latency_stats counts since it was last cleared: clear it when the run starts. */
+static void latency_stats_clear(struct monitor *m)
+{
+	static bool said;
+	FILE *fp;
+
+	m->latency_cleared = true;
+	fp = fopen(LATENCY_STATS, "we");
+	if (fp) {
+		fputs("0\n", fp);	/* any write clears the table */
+		fclose(fp);
+	} else if (!said) {
+		pr_info("latency_stats: %s: %s (the kernel needs CONFIG_LATENCYTOP and "
+			"kernel.latencytop=1): no latency_stats keys", LATENCY_STATS,
+			strerror(errno));
+		said = true;
+	}
+}
+
 struct monitor *monitor_new(void)
 {
 	return calloc(1, sizeof(struct monitor));
@@ -201,7 +311,13 @@ int monitor_sample(struct monitor *m)
 	double memused = -1;
 	int ret;
 
+	if (!m->latency_cleared)
+		latency_stats_clear(m);
 	ret = sample_kv_file("/proc/vmstat", &m->vmstat, NULL);
+	if (!ret)
+		ret = sample_nodes(m);
+	if (!ret && (!m->sched_t || now_s() - m->sched_t >= SCHED_DEBUG_INTERVAL))
+		ret = sample_sched_debug(m, now_s());
 	if (!ret)
 		ret = sample_kv_file("/proc/meminfo", &m->meminfo, &memused);
 	if (!ret && memused >= 0)
@@ -216,13 +332,44 @@ int monitor_sample(struct monitor *m)
 	return ret;
 }
 
-static bool vmstat_is_counter(const char *name)
+static bool has_prefix(const char *name, const char *const *prefixes, size_t n)
 {
-	for (size_t i = 0; i < sizeof(vmstat_counter_prefixes) / sizeof(char *); i++)
-		if (!strncmp(name, vmstat_counter_prefixes[i],
-			     strlen(vmstat_counter_prefixes[i])))
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
+}
+
+static bool vmstat_is_counter(const char *name)
+{
+	return has_prefix(name, vmstat_counter_prefixes,
+			  sizeof(vmstat_counter_prefixes) / sizeof(char *));
+}
+
+/* numa-vmstat.node<N>.<field>: the counter patterns apply to the field */
+static bool numa_vmstat_is_counter(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return has_prefix(dot ? dot + 1 : name, numa_counter_prefixes,
+			  sizeof(numa_counter_prefixes) / sizeof(char *));
+}
+
+/* prefix.<name> = mean of each series (or last - first where @is_counter says so) */
+static int set_metrics(const struct series_set *set, const char *prefix,
+		       bool (*is_counter)(const char *), struct wl_metrics *out)
+{
+	char key[300];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < set->nr; i++) {
+		const struct series *s = &set->s[i];
+
+		snprintf(key, sizeof(key), "%s.%s", prefix, s->name);
+		ret = wl_metrics_set(out, key, is_counter && is_counter(s->name) ?
+					       s->last - s->first : s->sum / (double)s->n);
+	}
+	return ret;
 }
 
 static double mean(const struct series *s)
@@ -252,6 +399,20 @@ int monitor_metrics(const struct monitor *m, struct wl_metrics *out)
 	}
 	for (size_t i = 0; !ret && i < m->rates.nr; i++)
 		ret = wl_metrics_set(out, m->rates.s[i].name, mean(&m->rates.s[i]));
+	if (!ret)
+		ret = set_metrics(&m->numa_vmstat, "numa-vmstat", numa_vmstat_is_counter, out);
+	if (!ret)
+		ret = set_metrics(&m->numa_meminfo, "numa-meminfo", NULL, out);
+	for (size_t i = 0; !ret && i < m->sched.nr; i++)	/* keys are complete */
+		ret = wl_metrics_set(out, m->sched.s[i].name, mean(&m->sched.s[i]));
+	if (!ret && !access(LATENCY_STATS, R_OK)) {
+		char *text = NULL;
+		size_t len;
+
+		if (!read_whole_file(LATENCY_STATS, 16 << 20, &text, &len))
+			ret = latency_stats_parse(text, out);
+		free(text);
+	}
 	return ret;
 }
 
@@ -262,5 +423,8 @@ void monitor_free(struct monitor *m)
 	series_release(&m->vmstat);
 	series_release(&m->meminfo);
 	series_release(&m->rates);
+	series_release(&m->numa_vmstat);
+	series_release(&m->numa_meminfo);
+	series_release(&m->sched);
 	free(m);
 }

@@ -121,6 +121,7 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 		.callgraph = true,
 		.mmap_pages = LKP_MMAP_PAGES,
 		.output = perf_data,
+		.exclude_pid = getpid(),
 	};
 	struct run_profile *rp = calloc(1, sizeof(*rp));
 	char err[512] = "";
@@ -256,6 +257,12 @@ static int derive(struct run_profile *rp, const char *dir)
 	return ret;
 }
 
+void run_profile_pause(struct run_profile *rp, bool pause)
+{
+	if (rp && rp->rec)
+		record_session_pause(rp->rec, pause);
+}
+
 int run_profile_stop(struct run_profile *rp, const char *dir)
 {
 	struct record_stats st = { 0 };
@@ -274,6 +281,8 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 	}
 	if (st.lost)
 		pr_warn("profiling: %llu samples lost", (unsigned long long)st.lost);
+	pr_debug("profiling: %llu samples of kprof itself left out",
+		 (unsigned long long)st.excluded);
 	/* the perf.data stays; a run is not lost because it could not be read back */
 	if (derive(rp, dir))
 		return 0;

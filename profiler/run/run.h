@@ -14,8 +14,13 @@
 
 struct run_profile;
 
-/* Start sampling all CPUs with call chains into @perf_data; @event NULL = default. 0/-errno. */
+/*
+ * Start sampling all CPUs with call chains into @perf_data; @event NULL = default. The samples
+ * of this process (the controller, not the workload) are left out. 0/-errno.
+ */
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event);
+/* Stop sampling over a phase the profile does not cover (@pause), or start again. NULL-safe. */
+void run_profile_pause(struct run_profile *rp, bool pause);
 /* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */
 int run_profile_stop(struct run_profile *rp, const char *dir);
 /* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
@@ -140,5 +145,17 @@ int monitor_sample(struct monitor *m);
  */
 int monitor_metrics(const struct monitor *m, struct wl_metrics *out);
 void monitor_free(struct monitor *m);	/* NULL-safe */
+
+/*
+ * LKP's sched_debug reduction of one /sys/kernel/debug/sched/debug text: per field of the
+ * cpu#N, cfs_rq[N]:/, rt_rq[N]: and dl_rq[N]: sections, sched_debug.<section>.<field>.{max,
+ * min,avg,stddev} across CPUs (monitor-sched.c). 0 / -ENOMEM.
+ */
+int sched_debug_parse(const char *text, struct wl_metrics *out);
+/*
+ * /proc/latency_stats ("count total_us max_us frame...") as latency_stats.{hits,sum,max,avg}.
+ * <first 5 frames joined by '.'>; back traces that share those frames are merged.
+ */
+int latency_stats_parse(const char *text, struct wl_metrics *out);
 
 #endif

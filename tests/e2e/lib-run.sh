@@ -30,7 +30,8 @@ HP=/sys/kernel/mm/hugepages/hugepages-2048kB
 prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }
 prereq_LOOPFS() {
 	prereq_ROOT && [ -c /dev/loop-control ] && command -v mkfs.ext4 >/dev/null &&
-	grep -q " /dev/shm tmpfs " /proc/mounts
+	command -v mkfs.xfs >/dev/null && grep -q " /dev/shm tmpfs " /proc/mounts &&
+	{ grep -qw xfs /proc/filesystems || modprobe -q xfs 2>/dev/null; }
 }
 
 # sysstate_lock: e2e tests that change or check global system state (hugetlb setting, loop

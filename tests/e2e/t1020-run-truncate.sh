@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# truncate / truncate-seq: sparse files on a loop-mounted ext4 image in tmpfs (never tmpfs
+# truncate / truncate-seq: sparse files on a loop-mounted xfs image in tmpfs (never tmpfs
 # itself), LKP's "bytes truncated/faulted in T1-T0 seconds" lines and metrics, and nothing left
 # behind: no mount, no loop device, no image, no mount point.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,7 @@ test_expect_success LOOPFS 'truncate-seq: faulted and truncated series' '
 	no_leftovers
 '
 
-test_expect_success LOOPFS 'the files were in the page cache and on ext4, not tmpfs' '
+test_expect_success LOOPFS 'the files were in the page cache and on xfs, not tmpfs' '
 	s=$(echo results/truncate/*/*/0/stats.json) &&
 	[ "$(json_get "$s" proc-vmstat.pgpgin 2>/dev/null || echo 0)" -lt 65536 ] &&
 	json_get "$s" meminfo.Cached >/dev/null

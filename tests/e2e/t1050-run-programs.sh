@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Workloads run as their own programs, as LKP runs them: the profile of `kprof run` is the
+# benchmark's (comm usemem, usemem's frames, never kprof's), truncate's profile covers its timed
+# phase (the truncation is the largest kernel share, as in report 002), AIM9's singleuser is
+# a small process that execs a #!/bin/sh `true`, brk_test/page_test grow the heap as LKP's
+# binary does (lkp_compat=0: the 64 KiB shrink), and the programs are found from a clean tree.
+. "$(dirname "$0")/lib.sh"
+. "$KPROF_SRC/tests/e2e/lib-run.sh"
+sysstate_lock
+
+BIN=$(dirname "$KPROF")
+[ -x "$BIN/usemem" ] || BIN=$BIN/build
+prereq_STRACE() { command -v strace >/dev/null 2>&1; }
+
+# kernel_share FOLDED [COMM_RE]: "share frame" per kernel frame (inclusive, % of the samples
+# of the stacks whose comm matches COMM_RE), largest first
+kernel_share() {
+	perl -ne 'BEGIN { $re = shift @ARGV } chomp; my ($s, $n) = /^(.*) (\d+)$/ or next;
+		next unless (split /;/, $s)[0] =~ /^(?:$re)$/; $t += $n; my %seen;
+		for (split /;/, $s) { next unless /_\[k\]$/; next if $seen{$_}++; $c{$_} += $n }
+		END { printf "%.2f %s\n", 100 * $c{$_} / $t, $_ for sort { $c{$b} <=> $c{$a} } keys %c }' \
+		"${2:-.*}" "$1"
+}
+
+# The machine may be shared: other kprof processes (other checkouts' tests) are system load
+# that a system-wide profile rightly shows. This run's own process must never be in it, and
+# when no other kprof ran, no kprof stack or frame is in the profile at all.
+test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: usemem stacks, nothing of kprof' '
+	"$KPROF" run anon-w-seq-mt unit_size=256M --runs 1 -o r >out 2>err &
+	kp=$!
+	wait $kp
+	d=$(echo r/anon-w-seq-mt/*/*/0) &&
+	perf script -i "$d/perf.data" -F comm,pid 2>/dev/null >samples &&
+	! awk -v p=$kp "\$2 == p" samples | grep . &&
+	grep -q "^ *usemem " samples &&
+	grep -q "^usemem;" "$d/profile.folded" &&
+	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
+	grep -q "perf-profile.calltrace.cpu-clock.[a-z_.]*do_access.do_rw_once.do_units" "$d/stats.json" &&
+	foreign=$(awk "\$1 == \"kprof\"" samples | wc -l) &&
+	if [ "$foreign" -eq 0 ]; then
+		! grep -E "^kprof;|cmd_run|run_once|child_main|supervise" "$d/profile.folded" &&
+		! grep -E "cmd_run|run_once|child_main|supervise" "$d/stats.json"
+	else
+		echo "$foreign samples of other kprof processes (shared machine)"
+	fi
+'
+
+test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: the top rows are usemem and kernel frames' '
+	d=$(echo r/anon-w-seq-mt/*/*/0) &&
+	awk "/top perf-profile/ { on = 1; next } on && /%/ { print \$2 }" out >rows &&
+	test -s rows &&
+	# a row is a kernel frame, a frame of a usemem stack, or (on a shared machine) a frame
+	# of another process that is not a workload program of this run
+	while read -r sym; do
+		grep -qE "(^|;)${sym}(\.[a-z]+\.[0-9]+)*_\[k\]( |;)" "$d/profile.folded" && continue
+		grep -E "(^|;)${sym}(\.[a-z]+\.[0-9]+)*( |;)" "$d/profile.folded" | cut -d";" -f1 | sort -u >comms
+		grep -qx usemem comms && continue
+		if grep -qvxE "vm-scalability|kprof" comms ||
+		   { grep -qx kprof comms && [ "$(awk "\$1 == \"kprof\"" samples | wc -l)" -gt 0 ]; }; then
+			echo "row $sym: other load ($(paste -sd, comms))"; continue
+		fi
+		echo "row $sym is not usemem or kernel"; exit 1
+	done <rows
+'
+
+prereq_NUMA_SYSFS() { [ -r /sys/devices/system/node/node0/vmstat ]; }
+
+test_expect_success PERF_EVENTS,NUMA_SYSFS 'numa-vmstat and numa-meminfo; sched_debug and latency_stats said when absent' '
+	s=$(echo r/anon-w-seq-mt/*/*/0/stats.json) &&
+	# (node memory may be hot-plugged by the VM host: a value, not the current one)
+	total=$(json_get "$s" numa-meminfo.node0.MemTotal) && [ "${total%.*}" -gt 0 ] &&
+	json_get "$s" numa-vmstat.node0.nr_free_pages >/dev/null &&
+	hit=$(json_get "$s" numa-vmstat.node0.numa_hit) && [ "${hit%.*}" = "$hit" ] &&
+	if [ -r /sys/kernel/debug/sched/debug ] || [ -r /proc/sched_debug ]; then
+		json_get "$s" sched_debug.cpu.nr_running.avg >/dev/null
+	else
+		grep -q "sched_debug: .* no sched_debug keys" err
+	fi &&
+	if [ -r /proc/latency_stats ]; then :; else
+		grep -q "latency_stats: /proc/latency_stats: .* no latency_stats keys" err
+	fi
+'
+
+# Report 002's headline: unlinkat -> evict -> truncate_inode_pages_range. The profile covers
+# the timed phase (the untimed create+read is paused); the shares are over the workload's own
+# processes (the machine may be shared: other load is not the workload's).
+test_expect_success PERF_EVENTS,LOOPFS 'truncate: the truncation is the largest kernel share' '
+	"$KPROF" -q run truncate unit_size=2G size=2G --runs 1 -o r >out 2>err &&
+	d=$(echo r/truncate/*/*/0) &&
+	kernel_share "$d/profile.folded" "rm|vm-scalability|sh|cat|truncate" >shares &&
+	head -12 shares &&
+	# the syscall entry frames are shared by every syscall: the first frame below them
+	grep -vE " (entry_SYSCALL_64_after_hwframe|do_syscall_64)_\[k\]$" shares | head -1 >top &&
+	grep -qE " (__x64_sys_unlinkat|do_unlinkat|evict|xfs_fs_evict_inode|truncate_inode_pages_range)_\[k\]$" top &&
+	truncate_share=$(awk "/ truncate_inode_pages_range_\[k\]$/ { print \$1 }" shares) &&
+	read_share=$(awk "/ (filemap_read|ksys_read)_\[k\]$/ { s = \$1 > s ? \$1 : s } END { print s + 0 }" shares) &&
+	awk -v t="$truncate_share" -v r="$read_share" "BEGIN { exit !(t > 20 && t > 2 * r) }"
+'
+
+# mounted_fs: the type of the kprof-truncate mount, polled while a run is in progress
+mounted_fs() {
+	local i fs=
+	for i in $(seq 400); do
+		fs=$(awk "\$2 ~ /kprof-truncate/ { print \$3; exit }" /proc/mounts)
+		[ -n "$fs" ] && break; sleep 0.05
+	done
+	echo "$fs"
+}
+
+test_expect_success LOOPFS 'truncate: xfs by default, fs=ext4 on request' '
+	"$KPROF" -q run truncate unit_size=128M size=128M --runs 1 --no-profile -o x >/dev/null 2>&1 &
+	pid=$!
+	fs=$(mounted_fs)
+	wait $pid
+	[ "$fs" = xfs ]
+	"$KPROF" -q run truncate fs=ext4 unit_size=128M size=128M --runs 1 --no-profile -o x \
+		>/dev/null 2>&1 &
+	pid=$!
+	fs=$(mounted_fs)
+	wait $pid
+	[ "$fs" = ext4 ] && ls -d x/truncate/ext4-2-* >/dev/null && no_leftovers
+'
+
+sysctls() { cat /proc/sys/vm/overcommit_memory /proc/sys/vm/max_map_count /proc/sys/kernel/threads-max | paste -sd" "; }
+
+# lkp_sysctls: wait until the sysctls are LKP's (a run in progress set them)
+lkp_sysctls() {
+	local i
+	for i in $(seq 400); do
+		[ "$(sysctls)" = "1 1073741824 1048576" ] && return 0; sleep 0.05
+	done
+	return 1
+}
+
+test_expect_success ROOT 'LKP sysctls during a vm-scalability run, restored after it and on Ctrl-C' '
+	before=$(sysctls)
+	"$KPROF" -q run anon-w-seq unit_size=64M runtime=3 --runs 1 --no-profile -o s >/dev/null 2>&1 &
+	pid=$!
+	lkp_sysctls
+	wait $pid
+	[ "$(sysctls)" = "$before" ]
+	"$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s >/dev/null 2>&1 &
+	pid=$!
+	lkp_sysctls
+	kill -INT $pid
+	rc=0 && wait $pid || rc=$?
+	[ $rc -eq 130 ] && [ "$(sysctls)" = "$before" ] && [ ! -e /dev/shm/kprof-sysctl.state ]
+'
+
+test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell script' '
+	head -1 "$BIN/true" | grep -qx "#!/bin/sh"
+	"$BIN/singleuser" fork_test testtime=3 >fork.log &
+	pid=$!
+	sleep 1
+	n=$(wc -l </proc/$pid/maps)
+	wait $pid
+	echo "singleuser has $n mappings"
+	grep -q " fork_test .* Task Creations/second$" fork.log
+	# a sanitizer build maps its runtime and shadow: the size is a property of the plain build
+	if ldd "$BIN/singleuser" | grep -q libasan; then echo "ASan build: not counted"; else
+		[ "$n" -lt 28 ]
+	fi
+'
+
+test_expect_success STRACE 'exec_test execs the true script; fork_test children exit(0)' '
+	# (LeakSanitizer cannot run under ptrace: no leak check in a SANITIZE=1 build here)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=execve,exit_group -o ex.trace \
+		"$BIN/singleuser" exec_test \
+		testtime=2 >ex.log &&
+	grep -q "execve(\"$BIN/true\", \[\"true\"\]" ex.trace &&
+	grep -q "execve(\"/bin/sh\", \[\"/bin/sh\", \"$BIN/true\"\]" ex.trace ||
+	grep -q "execve(\"$BIN/true\", \[\"true\"\], .*) = 0" ex.trace
+'
+
+# brk_moves TRACE: "up down": how many brk() calls moved the break up, and down
+brk_moves() {
+	perl -ne '/^brk\(.*\)\s+=\s+(0x[0-9a-f]+)/ or next; $r = hex($1);
+		$u++ if defined $p && $r > $p; $d++ if defined $p && $r < $p; $p = $r;
+		END { printf "%d %d\n", $u, $d }' "$1"
+}
+
+test_expect_success STRACE 'brk_test: LKP binary grows only; lkp_compat=0 shrinks by 64 KiB' '
+	export ASAN_OPTIONS=detect_leaks=0 &&	# LeakSanitizer cannot run under ptrace
+	strace -qq -e trace=brk -o compat.trace "$BIN/singleuser" brk_test testtime=2 >c.log &&
+	strace -qq -e trace=brk -o fixed.trace "$BIN/singleuser" brk_test testtime=2 \
+		lkp_compat=0 >f.log &&
+	read -r up down <<<"$(brk_moves compat.trace)" && echo "compat: $up up, $down down" &&
+	# one shrink per call: the final brk(oldbrk)
+	calls=$(awk "{ print \$4 }" c.log) && [ "$down" -le $((calls + 1)) ] && [ "$up" -gt 16000 ] &&
+	read -r up down <<<"$(brk_moves fixed.trace)" && echo "fixed: $up up, $down down" &&
+	[ "$down" -ge 1000 ]
+'
+
+test_expect_success 'the new cases run through the programs, their usemem line as upstream' '
+	for c in anon-cow-seq-mt anon-cow-rand-mt anon-r-rand anon-r-rand-mt anon-rx-seq-mt \
+		 anon-rx-rand-mt; do
+		"$KPROF" -q run $c nr_task=2 unit_size=16M size=16M runtime=5 --runs 1 --no-profile -o n \
+			>/dev/null 2>&1 || { echo "$c failed"; exit 1; }
+		l=$(echo n/$c/*/*/0/$c.log)
+		json_get "$(dirname "$l")/stats.json" vm-scalability.throughput >/dev/null
+		[ "$(grep -c " bytes / .* KB/s$" "$l")" -eq 2 ] || { echo "$c: KB/s lines"; exit 1; }
+	done
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --prefault 16777216$" n/anon-cow-seq-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --prefault --random 16777216$" n/anon-cow-rand-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -n 2 --random --readonly 8388608$" n/anon-r-rand/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --random --readonly 8388608$" n/anon-r-rand-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --readonly 16777216$" n/anon-rx-seq-mt/*/*/0/*.log &&
+	grep -q "./usemem --runtime 5 -t 2 --prealloc --random --readonly 8388608$" n/anon-rx-rand-mt/*/*/0/*.log
+'
+
+test_expect_success 'the programs are found next to kprof, else a clear error' '
+	mkdir -p lone && cp "$KPROF" lone/kprof &&
+	test_must_fail lone/kprof run anon-w-seq --runs 1 -o l 2>lone.err &&
+	grep -q "workload programs .* run make" lone.err
+'
+
+test_done
