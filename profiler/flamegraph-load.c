@@ -17,16 +17,27 @@
 
 #define SNIFF_BYTES 4096
 
-/* Read all of @fp into a NUL-terminated buffer (standard input cannot be read twice). */
+/*
+ * Read all of @fp into a NUL-terminated buffer (standard input cannot be read twice). Text
+ * only: -EMSGSIZE when a line gets longer than TEXT_LINE_MAX (/dev/zero would never end).
+ */
 static int slurp(FILE *fp, char **out, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *b;
+	size_t cap = 1 << 16, n = 0, line_start = 0, got;
+	char *buf = malloc(cap), *b, *nl;
 
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		n += fread(buf + n, 1, cap - n - 1, fp);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		for (nl = buf + n; (nl = memchr(nl, '\n', got - (size_t)(nl - buf - n))) &&
+		     (size_t)(nl - buf) - line_start <= TEXT_LINE_MAX; nl++)
+			line_start = (size_t)(nl + 1 - buf);
+		n += got;
+		if (nl || n - line_start > TEXT_LINE_MAX) {
+			free(buf);
+			return -EMSGSIZE;
+		}
 		if (n < cap - 1)
 			break;
 		cap *= 2;
@@ -57,7 +68,7 @@ static void note_folded(struct flamegraph_input_opts *o, const struct folded_rea
 
 static int folded_failed(int ret, const char *path, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : strerror(-ret));
+	snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : text_strerror(ret));
 	return ret;
 }
 

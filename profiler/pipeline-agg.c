@@ -48,7 +48,8 @@ static bool same(const struct agg_table *t, const struct agg_entry *e, const str
 {
 	return e->event == k->event && e->pid == k->pid && e->tid == k->tid &&
 	       e->misc == k->misc && e->ip == k->ip && e->nr == k->nr &&
-	       !memcmp(t->words + e->at, k->chain, (size_t)k->nr * 8);
+	       /* no chain: both pointers may be NULL, which memcmp may not see even for 0 */
+	       (!k->nr || !memcmp(t->words + e->at, k->chain, (size_t)k->nr * 8));
 }
 
 /* ---- per-task heads ---------------------------------------------------------------------- */

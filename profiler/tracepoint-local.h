@@ -17,4 +17,13 @@ struct tep_handle;
  */
 int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_t errlen);
 
+/*
+ * Check one event format text (untrusted: from a file) against the shape the kernel writes and
+ * return a canonical copy for tep_parse_event(): same name, id and fields, an empty print
+ * format (tracepoint-format.c says why). 0 with *@out malloc'd (caller frees); -EINVAL with
+ * "line N: what" in @err; -ENOMEM.
+ */
+int tp_format_sanitize(const char *fmt, size_t len, char **out, size_t *out_len, char *err,
+		       size_t errlen);
+
 #endif
