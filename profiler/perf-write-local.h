@@ -4,8 +4,9 @@
  * records perf would synthesize for what existed before recording started (synth.c).
  *
  * File layout written: header | ids of every attr | attrs | data records | feature section
- * table | feature payloads. The file is built as "<path>.tmp" and renamed over <path> only
- * when complete, so an interrupted or failed recording never leaves a half file under the name.
+ * table | feature payloads. The file is built as "<path>.tmp.XXXXXX" (atomic_tmp_create(): new,
+ * never through a symlink) and renamed over <path> only when complete, so an interrupted or
+ * failed recording never leaves a half file under the name.
  */
 #ifndef KPROF_PERF_WRITE_LOCAL_H
 #define KPROF_PERF_WRITE_LOCAL_H
@@ -25,12 +26,14 @@ struct perf_write_event {
 	size_t				nr_ids;
 };
 
-/* Create <path>.tmp and write header, ids and attrs. 0 / -errno. */
+/* Create <path>.tmp.XXXXXX and write header, ids and attrs. 0 / -errno. */
 int perf_writer_open(const char *path, const struct perf_write_event *evs, size_t nr,
 		     struct perf_writer **out);
 /* Append one record (header.size bytes at @rec). Errors are sticky, reported at close. */
 void perf_writer_add(struct perf_writer *w, const void *rec);
 uint64_t perf_writer_data_size(const struct perf_writer *w);
+/* The first failed write's -errno (sticky), or 0. Same thread as perf_writer_add(). */
+int perf_writer_error(const struct perf_writer *w);
 
 struct perf_write_meta {
 	int		argc;		/* CMDLINE: the arguments after the kprof binary */
@@ -52,7 +55,7 @@ int synth_kernel_mmap(struct perf_writer *w, size_t id_hdr, const char *kallsyms
 int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid);
 /* synth_task() for every process in /proc (system-wide recording). */
 int synth_all_tasks(struct perf_writer *w, size_t id_hdr);
-/* Copy /proc/kallsyms to @dst (via @dst.tmp + rename). 0 / -errno. */
+/* Copy /proc/kallsyms to @dst (via write_file_atomic()). 0 / -errno. */
 int synth_kallsyms_snapshot(const char *dst);
 
 /* TRACING_DATA payload (perf's trace-event-info.c format, v0.6) for these tracepoints. */

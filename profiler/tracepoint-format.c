@@ -94,6 +94,12 @@ static int out_add(struct out_buf *o, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!o->buf) {	/* no arithmetic on a NULL buffer, even + 0 */
+		o->buf = malloc(1024);
+		if (!o->buf)
+			return -ENOMEM;
+		o->alloc = 1024;
+	}
 	for (;;) {
 		va_start(ap, fmt);
 		n = vsnprintf(o->buf + o->len, o->alloc - o->len, fmt, ap);
