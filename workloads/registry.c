@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "workloads/wl-local.h"
 
@@ -166,8 +167,11 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 	if (!env)
 		return -ENOMEM;
 	env->hp_lock = -1;
+	env->state_fd = -1;
 	ret = vmscal_prepare(w, p, env, err, errlen);
 	if (ret) {
+		if (env->state_fd >= 0)
+			close(env->state_fd);	/* left for workload_recover() */
 		free(env);
 		return ret;
 	}
@@ -183,6 +187,8 @@ int workload_cleanup(struct wl_env *env, char *err, size_t errlen)
 		return 0;
 	ret = wl_loopfs_teardown(env, err, errlen);
 	ret2 = wl_hugetlb_restore(env, ret ? NULL : err, errlen);
+	if (env->state_fd >= 0)
+		close(env->state_fd);	/* something is left: for workload_recover() */
 	free(env);
 	return ret ? ret : ret2;
 }
