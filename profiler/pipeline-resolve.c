@@ -299,7 +299,8 @@ int resolver_start(void *arg)
 	ret = errno ? -errno : -ENOMEM;
 	return err_set(r->err, sizeof(r->err), ret, "cannot use the kernel symbols of %s: %s",
 		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
-		       strerror(-ret));
+		       ret == -ENODATA && !so->vmlinux ? "no kernel symbol with an address in it "
+		       "(empty, or not a kallsyms text)" : strerror(-ret));
 }
 
 const char *resolver_kernel_source(const struct resolver *r)
