@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 /* The state directory, created 0700 when missing; refused unless a real root-owned 0700 dir. */
 int wl_state_dir(char *err, size_t errlen)
@@ -34,11 +34,11 @@ int wl_state_dir(char *err, size_t errlen)
 	struct stat st;
 
 	if (mkdir(WL_STATE_DIR, 0700) && errno != EEXIST)
-		return wl_fail(err, errlen, -errno, "%s: %s", WL_STATE_DIR, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", WL_STATE_DIR, strerror(errno));
 	if (lstat(WL_STATE_DIR, &st))
-		return wl_fail(err, errlen, -errno, "%s: %s", WL_STATE_DIR, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", WL_STATE_DIR, strerror(errno));
 	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 077))
-		return wl_fail(err, errlen, -EPERM, "%s: not a directory of root's alone (mode "
+		return err_set(err, errlen, -EPERM, "%s: not a directory of root's alone (mode "
 			       "0700): refusing to use it", WL_STATE_DIR);
 	return 0;
 }
@@ -58,7 +58,7 @@ static int state_open(struct wl_env *env, char *err, size_t errlen)
 		if (env->state_fd >= 0)
 			close(env->state_fd);
 		env->state_fd = -1;
-		return wl_fail(err, errlen, ret, "%s: %s", env->state_path, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", env->state_path, strerror(-ret));
 	}
 	return 0;
 }
@@ -88,7 +88,7 @@ int wl_state_sync(struct wl_env *env, char *err, size_t errlen)
 	if (ftruncate(env->state_fd, 0) || lseek(env->state_fd, 0, SEEK_SET) ||
 	    wl_write_all(env->state_fd, buf, (size_t)n) ||
 	    fdatasync(env->state_fd))
-		return wl_fail(err, errlen, -errno, "%s: %s", env->state_path, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", env->state_path, strerror(errno));
 	return 0;
 }
 

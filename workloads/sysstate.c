@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define TMPFS_MAGIC	0x01021994
 
@@ -37,13 +37,13 @@ int wl_hugetlb_lock(struct wl_env *env, bool nonblock, char *err, size_t errlen)
 	/* in root's own directory, and never through a symlink */
 	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (env->hp_lock < 0)
-		return wl_fail(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
 	/* a signal while waiting (Ctrl-C) ends the wait: EINTR is an error like any other */
 	if (flock(env->hp_lock, LOCK_EX | (nonblock ? LOCK_NB : 0))) {
 		ret = -errno;
 		close(env->hp_lock);
 		env->hp_lock = -1;
-		return wl_fail(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
 	}
 	return 0;
 }
@@ -62,7 +62,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	int ret;
 
 	if (!hp_kb)
-		return wl_fail(err, errlen, -EOPNOTSUPP,
+		return err_set(err, errlen, -EOPNOTSUPP,
 			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
 	ret = wl_hugetlb_lock(env, false, err, errlen);
 	if (ret)
@@ -73,7 +73,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	ret = wl_read_long(env->hp_path, &env->hp_old);
 	if (ret) {
 		wl_hugetlb_unlock(env);
-		return wl_fail(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
 	}
 	env->hp_saved = true;
 	/* on disk before the change: a kill -9 from here on is undone by the next run */
@@ -90,7 +90,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 		ret = -ENOMEM;
 	if (ret) {
 		wl_hugetlb_restore(env, NULL, 0);
-		return wl_fail(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
 			       nr_pages, strerror(-ret),
 			       ret == -EACCES || ret == -EPERM ? " (hugetlb cases need root)" : "");
 	}
@@ -108,7 +108,7 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen)
 	ret = wl_write_long(env->hp_path, env->hp_old);
 	wl_hugetlb_unlock(env);
 	if (ret)
-		return wl_fail(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
 			       env->hp_old, strerror(-ret));
 	env->hp_saved = false;
 	return wl_state_sync(env, err, errlen);
@@ -163,13 +163,13 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	int fd;
 
 	if (statfs("/dev/shm", &sfs) || sfs.f_type != TMPFS_MAGIC)
-		return wl_fail(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
+		return err_set(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
 			       "filesystem image");
 	snprintf(env->image, sizeof(env->image), WL_TRUNCATE_IMAGE_PREFIX "XXXXXX");
 	fd = mkostemp(env->image, O_CLOEXEC);
 	if (fd < 0) {
 		env->image[0] = '\0';
-		return wl_fail(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
+		return err_set(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
 	}
 	if (wl_state_sync(env, err, errlen)) {
 		close(fd);
@@ -178,7 +178,7 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	/* sparse: only the metadata mkfs writes takes memory */
 	if (ftruncate(fd, (off_t)(bytes * 2 + 256 * WL_MIB))) {
 		close(fd);
-		return wl_fail(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
 	}
 	close(fd);
 	return 0;
@@ -199,7 +199,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 		ret = wl_spawn_wait(argv);
 	}
 	if (ret) {
-		ret = wl_fail(err, errlen, ret == 127 ? -ENOENT : -EIO,
+		ret = err_set(err, errlen, ret == 127 ? -ENOENT : -EIO,
 			      "truncate: mkfs.ext4 %s", ret == 127 ? "not found (install e2fsprogs)"
 			      : "failed");
 		goto fail;
@@ -207,7 +207,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 	snprintf(env->mnt, sizeof(env->mnt), WL_TRUNCATE_MNT_PREFIX "XXXXXX");
 	if (!mkdtemp(env->mnt)) {
 		env->mnt[0] = '\0';
-		ret = wl_fail(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
+		ret = err_set(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
 		goto fail;
 	}
 	ret = wl_state_sync(env, err, errlen);	/* before the mount */
@@ -215,7 +215,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 		goto fail;
 	loop = loop_attach(env->image, dev, sizeof(dev));
 	if (loop < 0) {
-		ret = wl_fail(err, errlen, loop, "truncate: no loop device for %s: %s%s",
+		ret = err_set(err, errlen, loop, "truncate: no loop device for %s: %s%s",
 			      env->image, strerror(-loop),
 			      loop == -EACCES || loop == -EPERM ? " (needs root)" : "");
 		goto fail;
@@ -223,7 +223,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 	ret = mount(dev, env->mnt, "ext4", 0, NULL) ? -errno : 0;
 	close(loop);		/* autoclear: the device goes away with the mount */
 	if (ret) {
-		ret = wl_fail(err, errlen, ret, "truncate: mount %s on %s: %s", dev, env->mnt,
+		ret = err_set(err, errlen, ret, "truncate: mount %s on %s: %s", dev, env->mnt,
 			      strerror(-ret));
 		goto fail;
 	}
@@ -244,7 +244,7 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 			if (errno != EBUSY || tries == 20) {
 				/* still busy after 2 s: detach it, it goes once unused */
 				if (umount2(env->mnt, MNT_DETACH))
-					ret = wl_fail(err, errlen, -errno, "umount %s: %s",
+					ret = err_set(err, errlen, -errno, "umount %s: %s",
 						      env->mnt, strerror(errno));
 				break;
 			}
@@ -254,13 +254,13 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 	}
 	if (env->mnt[0]) {
 		if (rmdir(env->mnt) && !ret)
-			ret = wl_fail(err, errlen, -errno, "rmdir %s: %s", env->mnt,
+			ret = err_set(err, errlen, -errno, "rmdir %s: %s", env->mnt,
 				      strerror(errno));
 		env->mnt[0] = '\0';
 	}
 	if (env->image[0]) {
 		if (unlink(env->image) && !ret)
-			ret = wl_fail(err, errlen, -errno, "unlink %s: %s", env->image,
+			ret = err_set(err, errlen, -errno, "unlink %s: %s", env->image,
 				      strerror(errno));
 		env->image[0] = '\0';
 	}

@@ -3,7 +3,7 @@
  * fuzz-folded.c - folded stacks (and difffolded lines) into the flame graph tree and the SVG
  * writer: names of any bytes, counts of any shape, plain and differential graphs.
  */
-#include "profiler/cmd-local.h"
+#include "profiler/cli/cmd-int.h"
 #include "tests/fuzz/fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

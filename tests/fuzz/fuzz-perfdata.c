@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "profiler/cmd-local.h"
+#include "profiler/cli/cmd-int.h"
 #include "tests/fuzz/fuzz-common.h"
 
 static const char kallsyms[] =

@@ -3,7 +3,7 @@
  * fuzz-script.c - `perf script` text through the stackcollapse-perf.pl reader (kprof collapse,
  * both modes) and into a flame graph.
  */
-#include "profiler/cmd-local.h"
+#include "profiler/cli/cmd-int.h"
 #include "tests/fuzz/fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,7 @@
  * formats (checked, then parsed by libtraceevent), sample fields read as top values and as
  * histograms. The first byte picks the field, the rest is the file.
  */
-#include "profiler/cmd-local.h"
+#include "profiler/cli/cmd-int.h"
 #include "tests/fuzz/fuzz-common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
