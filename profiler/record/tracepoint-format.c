@@ -138,8 +138,10 @@ static int check_field(struct fmt_cursor *c, struct out_buf *o, char *err, size_
 		if (i == dlen - 1 && open)
 			return bad(err, errlen, c, "unbalanced '[' in a field declaration");
 	}
-	if (!strchr(IDENT_CHARS, decl[dlen - 1]) && decl[dlen - 1] != ']')
-		return bad(err, errlen, c, "field declaration has no name");
+	if ((!strchr(IDENT_CHARS, decl[dlen - 1]) && decl[dlen - 1] != ']') ||
+	    !memchr(decl, ' ', dlen) || decl[0] == ' ')
+		/* a type and a name at least (one word leaks inside libtraceevent 1.7.1) */
+		return bad(err, errlen, c, "field declaration is not \"TYPE NAME\"");
 	/* A sample's raw data is at most 64 KiB (u16 data_loc offsets): so are fields. */
 	if (!eat(c, "\toffset:") || !eat_uint(c, 0xffff, &off) || !eat(c, ";\tsize:") ||
 	    !eat_uint(c, 0xffff, &size) || !eat(c, ";\tsigned:") || !eat_uint(c, 1, &sign) ||
