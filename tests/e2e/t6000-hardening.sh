@@ -52,6 +52,33 @@ test_expect_success FINDINGS 'T1-T5: kprof trace on crafted tracepoint data: cle
 	ends_clearly t5f "$KPROF" trace -i "$FF/T5-leak-libfuzzer-input.bin" -f filename --hist
 '
 
+test_expect_success FINDINGS 'a field offset inside 64 KiB but beyond the samples: skipped, said once' '
+	python3 - "$FF/T1-trace-hist-field-offset-oob.perf.data" <<-\EOF &&
+	import struct, sys
+	d = bytearray(open(sys.argv[1], "rb").read())
+	old = b"offset:2147483000;\tsize:8;\tsigned:0; \n"; new = b"offset:60000;\tsize:8;\tsigned:0;\n"
+	i = d.index(old); j = d.rindex(b"name: page_fault_user", 0, i); cut = len(old) - len(new)
+	struct.pack_into("<Q", d, j - 8, struct.unpack_from("<Q", d, j - 8)[0] - cut)
+	data_off, data_size = struct.unpack_from("<QQ", d, 40)
+	feat = struct.unpack_from("<4Q", d, 72)
+	bits = [b for b in range(256) if feat[b // 64] >> (b % 64) & 1]
+	for k in range(len(bits)):
+	    at = data_off + data_size + 16 * k
+	    off, sz = struct.unpack_from("<QQ", d, at)
+	    if off > i: struct.pack_into("<Q", d, at, off - cut)
+	    elif off <= i < off + sz: struct.pack_into("<Q", d, at + 8, sz - cut)
+	d[i:i + len(old)] = new
+	open("t1b.data", "wb").write(d)
+	EOF
+	for f in "-f error_code --hist" "-f error_code"; do
+		ends_clearly t1b "$KPROF" trace -i t1b.data $f && test "$(cat t1b.rc)" = 0 &&
+		grep -qx "kprof: warning: trace: t1b.data: 97 samples of exceptions:page_fault_user skipped: field error_code is not inside the sample" t1b.err ||
+			exit 1
+	done &&
+	ends_clearly t1c "$KPROF" trace -i t1b.data -f address --top 2 &&
+	grep -q "top values of address" t1c.out && ! test -s t1c.err
+'
+
 test_expect_success FINDINGS 'F4: a comm with \t and \n forges no folded line' '
 	ends_clearly f4 "$KPROF" collapse -i "$FF/F4-comm-newline-tab.perf.data" &&
 	test "$(cat f4.rc)" = 0 &&
