@@ -34,6 +34,7 @@ struct loader {
 	struct pipe_queue		queue;
 	bool				queue_started;
 	struct resolver			res;		/* the other side: after the queue only */
+	struct kernel_side		kernel;		/* names kernel frames before they go */
 	char				*kallsyms;	/* owned */
 	struct read_ids			read_ids;	/* PERF_SAMPLE_READ counters */
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
@@ -60,14 +61,11 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 	return 0;
 }
 
-/* The batch to the resolving side once it holds @min_words; its failure reported in err. */
+/* The batch to the resolving side (through the kernel side) once it holds @min_words. */
 static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
 {
-	int ret = pipe_queue_push(&l->queue, &l->batch, min_words);
-
-	if (ret)
-		return err_set(err, errlen, ret, "%s", l->res.err[0] ? l->res.err : strerror(-ret));
-	return 0;
+	return kernel_side_push(&l->kernel, &l->queue, &l->batch, min_words, l->res.err, err,
+				errlen);
 }
 
 /*
@@ -304,8 +302,10 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
 	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	/* The kernel symbols load in the other thread while this one starts reading. */
-	ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+	/* The kernel symbols load in a thread of their own while this one starts reading. */
+	ret = kernel_side_start(&l->kernel, &res->sym_opts);
+	if (!ret)
+		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
 	if (ret)
 		return err_set(err, errlen, ret, "%s", strerror(-ret));
 	l->queue_started = true;
@@ -323,7 +323,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
-	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
+	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
 		l->p->first_stale = strdup(st.first_stale);
 	if (!l->p->events || !l->p->kernel_source || (st.first_stale && !l->p->first_stale))
@@ -353,12 +353,13 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 }
 
 /*
- * The last stacks to the resolving side, and wait for it. Its failure wins over one found here:
- * it is what went wrong first (the kernel symbols cannot be loaded, say).
+ * The last stacks to the resolving side, and wait for it. The failure of the kernel side or the
+ * resolving side wins over one found here: it is what went wrong first (the kernel symbols
+ * cannot be loaded, say).
  */
 static int finish(struct loader *l, int ret, char *err, size_t errlen)
 {
-	int res_ret;
+	int res_ret, k_ret;
 
 	if (!ret)
 		ret = flush_samples(l, -1, -1, err, errlen);
@@ -367,7 +368,10 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 	if (!l->queue_started)
 		return ret;
 	l->queue_started = false;
+	k_ret = kernel_side_wait(&l->kernel, err, errlen);
 	res_ret = pipe_queue_finish(&l->queue);
+	if (k_ret)
+		return k_ret;
 	if (res_ret)
 		return err_set(err, errlen, res_ret, "%s",
 			       l->res.err[0] ? l->res.err : strerror(-res_ret));
@@ -377,6 +381,7 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 static void loader_release(struct loader *l)
 {
 	resolver_release(&l->res);
+	kernel_side_release(&l->kernel);
 	free(l->nr_samples);
 	free(l->kallsyms);
 	free(l->lbr_chain);
