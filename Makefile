@@ -5,6 +5,8 @@
 #   make check        install deps, build, run every test (TAP, via prove)
 #   make check SANITIZE=1   the same with ASan+UBSan, in build-san/
 #   make test-mem     the unit tests under valgrind (memcheck; helgrind for the threaded ones)
+#   make fuzz FUZZ_SECONDS=N   build the libFuzzer harnesses (clang, in build-fuzz/) and run
+#                     each for N seconds (tests/fuzz/README.md)
 #   make V=1          show the commands
 #
 # Sources are found per module (profiler/{lib,perfdata,script,record,profile,run,cli}/ symbolize/
@@ -20,6 +22,14 @@ PKG_CONFIG	?= pkg-config
 ifeq ($(SANITIZE),1)
 O		?= build-san
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all
+PROG_OUT	:= $(O)/$(PROG)
+else ifeq ($(SANITIZE),fuzz)
+# libFuzzer harnesses (tests/fuzz/): clang, everything instrumented for coverage, ASan+UBSan.
+O		?= build-fuzz
+CC		:= clang
+SAN_FLAGS	:= -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+# gcc's noipa (workloads/) is unknown to clang: harmless for fuzzing
+SAN_FLAGS	+= -Wno-unknown-attributes
 PROG_OUT	:= $(O)/$(PROG)
 else
 O		?= build
@@ -208,7 +218,28 @@ $(O)/tests/fixtures/%: tests/fixtures/%.c
 
 -include $(patsubst %.o,%.d,$(call obj,$(UNIT_SRCS)) $(TAP_OBJ))
 
-tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES)
+# Fuzz harnesses: each links with libFuzzer (SANITIZE=fuzz, `make fuzz`) and, in every build,
+# with replay.c, which runs the committed seeds and regression inputs (t6010-fuzz-replay).
+FUZZ_NAMES	:= $(patsubst tests/fuzz/fuzz-%.c,%,$(sort $(wildcard tests/fuzz/fuzz-*.c)))
+FUZZ_REPLAY	:= $(patsubst %,$(O)/tests/fuzz/replay-%,$(FUZZ_NAMES))
+FUZZERS		:= $(patsubst %,$(O)/tests/fuzz/fuzz-%,$(FUZZ_NAMES))
+FUZZ_SECONDS	?= 60
+$(O)/tests/fuzz/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS) $(DW_CFLAGS)
+$(patsubst %,$(O)/tests/fuzz/fuzz-%.o,$(FUZZ_NAMES)): | $(LIBPERF_A)
+$(O)/tests/fuzz/replay-%: $(O)/tests/fuzz/fuzz-%.o $(O)/tests/fuzz/replay.o $(ARCHIVES) $(PERF_LIBS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(O)/tests/fuzz/replay.o $(LINK_ALL)
+$(O)/tests/fuzz/fuzz-%: $(O)/tests/fuzz/fuzz-%.o $(ARCHIVES) $(PERF_LIBS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LINK_ALL)
+-include $(wildcard $(O)/tests/fuzz/*.d)
+
+fuzz-build: $(FUZZERS)
+fuzz:
+	@$(MAKE) --no-print-directory SANITIZE=fuzz fuzz-build
+	tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES) $(FUZZ_REPLAY)
 
 # The e2e scripts find everything through these variables.
 TEST_ENV	= KPROF=$(abspath $(PROG_OUT)) KPROF_BUILD=$(abspath $(O)) KPROF_SRC=$(CURDIR) \
@@ -265,10 +296,11 @@ check-layering:
 	@$(MAKE) --no-print-directory $(O)/layering.ok
 
 clean:
-	rm -rf $(O) build-san $(PROG)
+	rm -rf $(O) build-san build-fuzz $(PROG)
 
 distclean: clean
 	rm -rf build
 
-.PHONY: all tests test unit e2e test-mem deps check run check-layering clean distclean
+.PHONY: all tests test unit e2e test-mem deps check run check-layering clean distclean fuzz \
+	fuzz-build
 .SECONDARY:

@@ -7,10 +7,17 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/output.h"
+
+const char *text_strerror(int err)
+{
+	return err == -EMSGSIZE ? "a line is longer than 1 MiB (not text of this kind?)" :
+	       strerror(-err);
+}
 
 struct folded_parser {
 	struct folded_frame	*frames;
@@ -125,6 +132,10 @@ int folded_read_buf(const char *buf, size_t len, folded_stack_fn fn, void *arg,
 		const char *nl = memchr(pos, '\n', end - pos);
 		size_t n = (nl ? nl : end) - pos;
 
+		if (n > TEXT_LINE_MAX) {
+			err = -EMSGSIZE;
+			break;
+		}
 		if (n + 1 > p.line_alloc) {
 			char *l = realloc(p.line, n + 1);
 
@@ -145,23 +156,52 @@ int folded_read_buf(const char *buf, size_t len, folded_stack_fn fn, void *arg,
 	return err;
 }
 
+#define CHUNK	(1u << 16)
+
+/* Read in chunks, whole lines parsed in place: memory is bounded by TEXT_LINE_MAX. */
 int folded_read_file(FILE *fp, folded_stack_fn fn, void *arg, struct folded_read_stats *st)
 {
 	struct folded_read_stats dummy;
 	struct folded_parser p = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t cap = CHUNK, n = 0, got;
+	char *buf = malloc(cap + 1), *line, *nl;
+	bool eof = false;
 	int err = 0;
 
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof(*st));
-	while (!err && (n = getline(&line, &cap, fp)) >= 0)
-		err = parse_line(&p, line, n, fn, arg, st);
+	if (!buf)
+		return -ENOMEM;
+	while (!err && !eof) {
+		if (n == cap) {
+			char *nb = cap > TEXT_LINE_MAX ? NULL : realloc(buf, cap * 2 + 1);
+
+			if (!nb) {
+				err = cap > TEXT_LINE_MAX ? -EMSGSIZE : -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		eof = got < cap - n;
+		n += got;
+		for (line = buf; !err && (nl = memchr(line, '\n', n - (line - buf))); line = nl + 1)
+			err = nl - line > TEXT_LINE_MAX ? -EMSGSIZE :
+			      parse_line(&p, line, (size_t)(nl - line), fn, arg, st);
+		n -= (size_t)(line - buf);
+		memmove(buf, line, n);
+		if (!err && n > TEXT_LINE_MAX)
+			err = -EMSGSIZE;
+	}
+	if (!err && n) {	/* the last line, without '\n' */
+		buf[n] = '\0';
+		err = parse_line(&p, buf, n, fn, arg, st);
+	}
 	if (!err && ferror(fp))
 		err = -EIO;
-	free(line);
+	free(buf);
 	free(p.frames);
 	return err;
 }

@@ -32,19 +32,10 @@ static bool is_kernel_frame(const struct cg_frame *f)
 	return (f->flags & CG_FRAME_KERNEL) || f->dso[0] == '[' || ends_with(f->dso, "vmlinux");
 }
 
-/* Append @s with ';' turned into ':' (a ';' would split the frame). */
+/* Append @s with ';' turned into ':' (a ';' would split the frame), control bytes into '?'. */
 static int put_name(struct strbuf *b, const char *s)
 {
-	const char *semi;
-	int err;
-
-	while ((semi = strchr(s, ';'))) {
-		err = sb_putn(b, s, semi - s) ?: sb_putn(b, ":", 1);
-		if (err)
-			return err;
-		s = semi + 1;
-	}
-	return sb_puts(b, s);
+	return sb_put_clean(b, s, strlen(s), true);
 }
 
 /* Go method names ("net/http.(*Client).Do") keep their parentheses: m/\.\(.*\)\./ */
@@ -159,7 +150,7 @@ static void put_id(char *buf, size_t len, int id)
 		snprintf(buf, len, "%d", id);
 }
 
-/* The root frame: comm with spaces as '_', then "-PID" or "-PID/TID". */
+/* The root frame: comm with spaces as '_' (and put_name()'s rules), then "-PID" or "-PID/TID". */
 static int put_root(struct strbuf *b, const struct cg_task *t, unsigned int flags)
 {
 	char pid[16], tid[16];
@@ -168,7 +159,7 @@ static int put_root(struct strbuf *b, const struct cg_task *t, unsigned int flag
 
 	put_id(pid, sizeof(pid), t->pid);
 	put_id(tid, sizeof(tid), t->tid);
-	err = sb_puts(b, t->comm);
+	err = put_name(b, t->comm);
 	if (!err && (flags & (FOLDED_PID | FOLDED_TID)))
 		err = sb_putn(b, "-", 1) ?: sb_puts(b, pid);
 	if (!err && (flags & FOLDED_TID))

@@ -250,6 +250,21 @@ int sb_puts(struct strbuf *b, const char *s)
 	return sb_putn(b, s, strlen(s));
 }
 
+int sb_put_clean(struct strbuf *b, const char *s, size_t n, bool semicolon)
+{
+	size_t start = b->len;
+
+	if (sb_putn(b, s, n))
+		return -ENOMEM;
+	for (char *p = b->s + start; p < b->s + b->len; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (semicolon && *p == ';')
+			*p = ':';
+	}
+	return 0;
+}
+
 /* ---- string -> sum maps ------------------------------------------------------------------ */
 
 static bool sum_key_eq(uint32_t id, const void *key, const void *ctx)

@@ -56,7 +56,10 @@ static size_t suffix_match(const char *s)
 	return 0;
 }
 
-/* Append @sym with LKP's fixup_symbol_name (a global regex removal, left to right). */
+/*
+ * Append @sym with LKP's fixup_symbol_name (a global regex removal, left to right); control
+ * bytes become '?' so that a symbol cannot end the "key: value" line.
+ */
 static int sb_put_symbol(struct strbuf *b, const char *sym)
 {
 	const char *run = sym, *p = sym;
@@ -69,13 +72,13 @@ static int sb_put_symbol(struct strbuf *b, const char *sym)
 			p++;
 			continue;
 		}
-		err = sb_putn(b, run, p - run);
+		err = sb_put_clean(b, run, p - run, false);
 		if (err)
 			return err;
 		p += skip;
 		run = p;
 	}
-	return sb_putn(b, run, p - run);
+	return sb_put_clean(b, run, p - run, false);
 }
 
 /* Ruby's \s: the characters that end a \S+ token. */

@@ -182,6 +182,12 @@ static inline int sb_putn(struct strbuf *b, const char *s, size_t n)
 }
 
 int sb_puts(struct strbuf *b, const char *s);
+/*
+ * Append @n bytes of a name that came from outside (a comm, a symbol): control bytes (\t, \n,
+ * ESC...) become '?', and with @semicolon a ';' becomes ':', so that no name can end a line,
+ * split a folded frame or forge a count (docs/formats.md, "Names in text output").
+ */
+int sb_put_clean(struct strbuf *b, const char *s, size_t n, bool semicolon);
 
 /* ---- growable arrays ---------------------------------------------------------------------- */
 

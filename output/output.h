@@ -288,9 +288,19 @@ typedef int (*folded_stack_fn)(const struct folded_frame *frames, size_t nr, dou
 			       double before, void *arg);
 
 /*
+ * The longest line text input may have (folded stacks, perf script): a longer one is an error,
+ * -EMSGSIZE, so that a line without end (/dev/zero, a binary file) cannot take all memory.
+ * Real lines are far shorter (a 127-frame stack of long C++ names is ~250 KiB).
+ */
+#define TEXT_LINE_MAX	(1u << 20)
+/* strerror(-@err), but -EMSGSIZE says that a line is longer than TEXT_LINE_MAX. */
+const char *text_strerror(int err);
+
+/*
  * Parse folded text and call @fn for each stack (lines in input order, CRLF accepted). Lines
  * without a count are counted in @st and skipped. A non-zero return of @fn stops and is
- * returned; -ENOMEM on allocation failure. @st may be NULL.
+ * returned; -ENOMEM on allocation failure; -EMSGSIZE for a line longer than TEXT_LINE_MAX.
+ * @st may be NULL.
  */
 int folded_read_buf(const char *buf, size_t len, folded_stack_fn fn, void *arg,
 		    struct folded_read_stats *st);

@@ -142,7 +142,8 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym
 
 	memset(k, 0, sizeof(*k));
 	err = kallsyms_load(&k->ksyms, kallsyms, pool);
-	if (err == -ENOMEM || (err && err != -ENODATA && o && o->kallsyms))
+	if (err == -ENOMEM || (err && err != -ENODATA && o && o->kallsyms) ||
+	    (err == -ENODATA && o && o->kallsyms_required))
 		return err;
 	k->have_kallsyms = !err;
 

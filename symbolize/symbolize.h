@@ -35,6 +35,11 @@ struct sym_opts {
 	const char	*vmlinux;
 	/* kallsyms text to use; NULL: /proc/kallsyms. */
 	const char	*kallsyms;
+	/*
+	 * The user named @kallsyms: a file without one usable symbol (empty, not kallsyms, all
+	 * addresses 0) is an error (-ENODATA) instead of "no kernel names" as for a snapshot.
+	 */
+	bool		kallsyms_required;
 	/* Do not search the usual vmlinux locations (tests, reports of foreign recordings). */
 	bool		no_vmlinux_search;
 	/* Kernel release for the vmlinux search (perf.data's OSRELEASE); NULL: uname -r. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "workloads/wl-int.h"
 
@@ -194,6 +195,7 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 	if (!env)
 		return -ENOMEM;
 	env->hp_lock = -1;
+	env->state_fd = -1;
 	ret = wl_sysctl_apply(env, note, sizeof(note));	/* not root: only a note */
 	if (ret) {
 		free(env);
@@ -202,6 +204,8 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 	ret = vmscal_prepare(w, p, env, err, errlen);
 	if (ret) {
 		wl_sysctl_restore(env, NULL, 0);
+		if (env->state_fd >= 0)
+			close(env->state_fd);	/* left for workload_recover() */
 		free(env);
 		return ret;
 	}
@@ -222,6 +226,8 @@ int workload_cleanup(struct wl_env *env, char *err, size_t errlen)
 	if (!ret)
 		ret = ret2;
 	ret2 = wl_sysctl_restore(env, ret ? NULL : err, errlen);
+	if (env->state_fd >= 0)
+		close(env->state_fd);	/* something is left: for workload_recover() */
 	free(env);
 	return ret ? ret : ret2;
 }

@@ -29,15 +29,19 @@
  * restore it would restore each other's value. A lock (flock, so a killed holder releases it)
  * makes concurrent hugetlb cases take turns.
  */
-static int hugetlb_lock(struct wl_env *env, char *err, size_t errlen)
+int wl_hugetlb_lock(struct wl_env *env, bool nonblock, char *err, size_t errlen)
 {
-	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int ret = wl_state_dir(err, errlen);
+
+	if (ret)
+		return ret;
+	/* in root's own directory, and never through a symlink */
+	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (env->hp_lock < 0)
 		return err_set(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
 	/* a signal while waiting (Ctrl-C) ends the wait: EINTR is an error like any other */
-	if (flock(env->hp_lock, LOCK_EX)) {
-		int ret = -errno;
-
+	if (flock(env->hp_lock, LOCK_EX | (nonblock ? LOCK_NB : 0))) {
+		ret = -errno;
 		close(env->hp_lock);
 		env->hp_lock = -1;
 		return err_set(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
@@ -45,7 +49,7 @@ static int hugetlb_lock(struct wl_env *env, char *err, size_t errlen)
 	return 0;
 }
 
-static void hugetlb_unlock(struct wl_env *env)
+void wl_hugetlb_unlock(struct wl_env *env)
 {
 	if (env->hp_lock >= 0)
 		close(env->hp_lock);	/* releases the flock */
@@ -61,7 +65,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	if (!hp_kb)
 		return err_set(err, errlen, -EOPNOTSUPP,
 			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
-	ret = hugetlb_lock(env, err, errlen);
+	ret = wl_hugetlb_lock(env, false, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(env->hp_path, sizeof(env->hp_path),
@@ -69,10 +73,17 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 		 (unsigned long long)hp_kb);
 	ret = wl_read_long(env->hp_path, &env->hp_old);
 	if (ret) {
-		hugetlb_unlock(env);
+		wl_hugetlb_unlock(env);
 		return err_set(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
 	}
 	env->hp_saved = true;
+	/* on disk before the change: a kill -9 from here on is undone by the next run */
+	ret = wl_state_sync(env, err, errlen);
+	if (ret) {
+		env->hp_saved = false;
+		wl_hugetlb_unlock(env);
+		return ret;
+	}
 	ret = wl_write_long(env->hp_path, nr_pages);
 	if (!ret)
 		ret = wl_read_long(env->hp_path, &now);
@@ -92,16 +103,16 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen)
 	int ret;
 
 	if (!env->hp_saved) {
-		hugetlb_unlock(env);
+		wl_hugetlb_unlock(env);
 		return 0;
 	}
 	ret = wl_write_long(env->hp_path, env->hp_old);
-	hugetlb_unlock(env);
+	wl_hugetlb_unlock(env);
 	if (ret)
 		return err_set(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
 			       env->hp_old, strerror(-ret));
 	env->hp_saved = false;
-	return 0;
+	return wl_state_sync(env, err, errlen);
 }
 
 /* Attach @image to a free loop device that detaches itself when unmounted. fd / -errno. */
@@ -155,11 +166,15 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	if (statfs("/dev/shm", &sfs) || sfs.f_type != TMPFS_MAGIC)
 		return err_set(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
 			       "filesystem image");
-	snprintf(env->image, sizeof(env->image), "/dev/shm/kprof-truncate-XXXXXX");
+	snprintf(env->image, sizeof(env->image), WL_TRUNCATE_IMAGE_PREFIX "XXXXXX");
 	fd = mkostemp(env->image, O_CLOEXEC);
 	if (fd < 0) {
 		env->image[0] = '\0';
 		return err_set(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
+	}
+	if (wl_state_sync(env, err, errlen)) {
+		close(fd);
+		return -EIO;
 	}
 	/* sparse: only the metadata mkfs writes takes memory */
 	if (ftruncate(fd, (off_t)(bytes * 2 + 256 * WL_MIB))) {
@@ -192,12 +207,15 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err
 			      ret == 127 ? pkg : "", ret == 127 ? ")" : "");
 		goto fail;
 	}
-	snprintf(env->mnt, sizeof(env->mnt), "/tmp/kprof-truncate-XXXXXX");
+	snprintf(env->mnt, sizeof(env->mnt), WL_TRUNCATE_MNT_PREFIX "XXXXXX");
 	if (!mkdtemp(env->mnt)) {
 		env->mnt[0] = '\0';
 		ret = err_set(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
 		goto fail;
 	}
+	ret = wl_state_sync(env, err, errlen);	/* before the mount */
+	if (ret)
+		goto fail;
 	loop = loop_attach(env->image, dev, sizeof(dev));
 	if (loop < 0) {
 		ret = err_set(err, errlen, loop, "truncate: no loop device for %s: %s%s",
@@ -250,6 +268,8 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 				      strerror(errno));
 		env->image[0] = '\0';
 	}
+	if (!ret)
+		ret = wl_state_sync(env, err, errlen);
 	return ret;
 }
 

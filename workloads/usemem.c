@@ -322,6 +322,7 @@ static int do_tasks(struct usemem *um, char *err, size_t errlen)
 			break;
 		}
 		if (pid == 0) {
+			wl_die_with_parent();
 			close(um->ready[0]);
 			um->worker_base = i * per_task;
 			_exit(do_task(um));

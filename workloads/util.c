@@ -5,16 +5,27 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "workloads/wl-int.h"
+
+void wl_die_with_parent(void)
+{
+	pid_t parent = getppid();
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)	/* it died before the prctl */
+		_exit(1);
+}
 
 int wl_write_all(int fd, const char *buf, size_t len)
 {

@@ -104,6 +104,7 @@ static pid_t spawn(char *const argv[], FILE *log)
 	fflush(log);
 	pid = fork();
 	if (pid == 0) {
+		wl_die_with_parent();
 		dup2(fileno(log), STDOUT_FILENO);
 		dup2(fileno(log), STDERR_FILENO);
 		execvp(argv[0], argv);

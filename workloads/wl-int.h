@@ -13,7 +13,12 @@
 
 #define WL_MIB		(1ULL << 20)
 #define WL_HPAGE_SIZE	(2ULL << 20)		/* MAP_HUGE_2MB, as usemem -U */
-#define WL_HUGETLB_LOCK	"/dev/shm/kprof-hugetlb.lock"	/* serialises hugetlb cases */
+/* Root's own directory (state.c): state files of live runs, and the hugetlb lock. */
+#define WL_STATE_DIR	"/run/kprof"
+#define WL_HUGETLB_LOCK	WL_STATE_DIR "/hugetlb.lock"	/* serialises hugetlb cases */
+/* The truncate cases' mount point and image: these prefixes + mkstemp's XXXXXX. */
+#define WL_TRUNCATE_MNT_PREFIX		"/tmp/kprof-truncate-"
+#define WL_TRUNCATE_IMAGE_PREFIX	"/dev/shm/kprof-truncate-"
 
 enum wl_kind {
 	WL_USEMEM,	/* a vm-scalability case-* script that runs usemem */
@@ -104,6 +109,9 @@ struct wl_env {
 	bool		mounted;
 	/* LKP's harness sysctls, set by the first overlapping run and restored by the last */
 	bool		sysctl_held;
+	/* state.c: the state file (flock'ed) while something above needs undoing, or -1 */
+	int		state_fd;
+	char		state_path[64];
 };
 
 #define WL_NR_SYSCTL	3
@@ -119,6 +127,16 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen);
 int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, enum wl_fs fs, char *err,
 		    size_t errlen);
 int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen);
+/* flock WL_HUGETLB_LOCK (waiting unless @nonblock: then -EWOULDBLOCK when held); unlock. */
+int wl_hugetlb_lock(struct wl_env *env, bool nonblock, char *err, size_t errlen);
+void wl_hugetlb_unlock(struct wl_env *env);
+
+/* ---- state file (state.c) -------------------------------------------------------------- */
+
+/* WL_STATE_DIR, created when missing; -EPERM unless a directory of root's alone. */
+int wl_state_dir(char *err, size_t errlen);
+/* Rewrite the state file from @env (created on first need, removed when nothing is left). */
+int wl_state_sync(struct wl_env *env, char *err, size_t errlen);
 
 /* ---- families --------------------------------------------------------------------------- */
 
@@ -149,6 +167,11 @@ const char *wl_fs_name(enum wl_fs fs);
 
 /* ---- helpers (util.c) ------------------------------------------------------------------ */
 
+/*
+ * In a child just forked: SIGKILL when the parent dies, however it dies (kill -9 of kprof
+ * leaves no worker running on). The race with a parent that died already is closed too.
+ */
+void wl_die_with_parent(void);
 /* Write the whole buffer to @fd (one write() unless it is short). 0 / -errno. */
 int wl_write_all(int fd, const char *buf, size_t len);
 /* printf() the line with a single write() to the log's descriptor (lines never interleave). */

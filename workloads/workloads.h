@@ -129,6 +129,14 @@ int workload_prepare(const struct workload *w, const struct wl_params *p, struct
 		     char *err, size_t errlen);
 /* Undo workload_prepare() and free @env. NULL-safe. Returns the first error, still undoing all. */
 int workload_cleanup(struct wl_env *env, char *err, size_t errlen);
+/*
+ * Undo what controllers that died without cleaning up (kill -9) left: workload_prepare()
+ * records each change in a state file before making it (workloads/state.c). A state file whose
+ * process is alive is left alone. @report gets what was undone, "; "-separated ("" when
+ * nothing). 0, or the first -errno (what could not be undone stays recorded for next time).
+ * Root only; for other users nothing was ever changed and this returns 0.
+ */
+int workload_recover(char *report, size_t len);
 
 /*
  * Run the workload (all its repeats) in the calling process, which is expected to be a child

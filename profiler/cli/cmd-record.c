@@ -189,6 +189,7 @@ int cmd_record(int argc, char **argv)
 	cmd = optind < argc ? argv + optind : NULL;
 	if (!o.output)
 		o.output = "perf.data";
+	o.write_error_signal = RECORD_WRITE_ERROR_SIGNAL;	/* a full disk stops the recording at once */
 	record_block_signals();
 	ret = cmd && !t.nr_pids && !t.nr_tids ?
 	      record_session_start_cmd(&o, cmd, &rs, err, sizeof(err)) :

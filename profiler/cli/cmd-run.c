@@ -58,6 +58,7 @@ struct run_ctx {
 	struct run_comms	comms;		/* of the workload's processes, this run */
 	double			outside;	/* % of samples outside the workload; NAN */
 	char			bindir[4096];	/* the workload programs (next to kprof) */
+	pid_t			parent;		/* the controller, for the workload child */
 };
 
 #define MAX_INTERLEAVE		8	/* parameter sets of one --interleave run */
@@ -119,6 +120,10 @@ static void child_main(struct run_ctx *c, const struct wl_env *env, const int fd
 	char **argv = NULL;
 
 	setpgid(0, 0);
+	/* dies with kprof, even of SIGKILL (its own process group is not signalled then) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != c->parent)
+		_exit(1);	/* the parent died before the prctl */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -528,8 +533,14 @@ out:
 	c->last_duration = res.elapsed;
 	snprintf(logpath, sizeof(logpath), "%.3380s/stats.json", final);
 	ret = run_update_matrix(c->base, logpath, err, sizeof(err));
-	if (ret)
-		pr_err("%s/matrix.json: %s", c->base, err[0] ? err : strerror(-ret));
+	if (ret) {
+		/* matrix.json lists exactly the run directories: this run goes (a full disk) */
+		pr_err("%s/matrix.json: %s; run %s removed", c->base,
+		       err[0] ? err : strerror(-ret), final);
+		run_remove_tree(final);
+		c->nr_done--;
+		return ret;
+	}
 	pr_info("%s: run %d done in %.1fs -> %s", workload_name(c->w), c->nr_done, res.elapsed,
 		final);
 	return ret;
@@ -554,6 +565,44 @@ static void summary(const struct run_ctx *c)
 	printf("  %s: %.2f ± %.2f (%.1f%%)\n", workload_main_metric(c->w, metric, sizeof(metric)),
 	       mean, sd, mean ? 100 * sd / mean : 0);
 	run_profile_summary(c->base, stdout);
+}
+
+/*
+ * The result set to ourselves (a second kprof run into it refuses), and whole again after a
+ * kprof killed with SIGKILL: its temporary directories, missing matrix columns, and the system
+ * changes its workload left (hugetlb setting, loop mount, image; workload_recover()).
+ */
+static int claim_set(struct run_ctx *c)
+{
+	char err[512] = "", report[1024];
+	int ret, n;
+
+	ret = run_lock_set(c->base, err, sizeof(err));
+	if (ret < 0) {
+		pr_err("%s", err);
+		return ret;
+	}
+	ret = run_remove_stale(c->base, &n);
+	if (n)
+		pr_warn("%s: removed %d unfinished run director%s of a kprof that died", c->base,
+			n, n == 1 ? "y" : "ies");
+	if (ret)
+		pr_warn("%s: stale run directory: %s", c->base, strerror(-ret));
+	ret = run_reconcile_matrix(c->base, &n, err, sizeof(err));
+	if (ret) {
+		pr_err("%s/matrix.json: %s", c->base, err[0] ? err : strerror(-ret));
+		return ret;
+	}
+	if (n)
+		pr_warn("%s/matrix.json: added %d finished run%s it did not list", c->base, n,
+			n == 1 ? "" : "s");
+	ret = workload_recover(report, sizeof(report));
+	if (report[0])
+		pr_warn("undone after a kprof that died: %s", report);
+	if (ret)
+		pr_warn("could not undo all a killed kprof left: %s (kept for next time)",
+			strerror(-ret));
+	return 0;
 }
 
 static int setup(struct run_ctx *c)
@@ -602,7 +651,7 @@ static int setup(struct run_ctx *c)
 	ret = run_mkdirs(c->base);
 	if (ret)
 		pr_err("%s: %s", c->base, strerror(-ret));
-	return ret;
+	return ret ?: claim_set(c);
 }
 
 /* One --interleave set: "k=v,k=v" or "k=v k=v" over the command line's parameters. */
@@ -641,7 +690,7 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_ctx c = { .results = "results", .profile = true, .nr_runs = 3,
-			     .outside = NAN };
+			     .outside = NAN, .parent = getpid() };
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *specs[MAX_INTERLEAVE];
 	struct run_ctx *sets = NULL;

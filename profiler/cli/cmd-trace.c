@@ -46,6 +46,7 @@ struct tp_stats {
 	size_t			nr_values, alloc;
 	uint64_t		hist[HIST_BUCKETS];
 	uint64_t		not_numeric;
+	uint64_t		out_of_bounds;	/* samples whose field is not inside them */
 };
 
 struct trace_args {
@@ -53,6 +54,34 @@ struct trace_args {
 	bool		hist;
 	unsigned long	top;
 };
+
+/*
+ * Is the field (and, for __data_loc/__rel_loc, the data it points to; for a string, its NUL)
+ * inside this sample's @size raw bytes? libtraceevent reads wherever the format says: the
+ * format and the sample come from the file, so a crafted one would read out of bounds.
+ */
+static bool field_in_sample(const struct tep_format_field *f, const unsigned char *raw,
+			    uint32_t size)
+{
+	uint64_t off = f->offset, len = f->size;
+
+	if (off + len > size)
+		return false;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc;
+
+		if (len != sizeof(loc))
+			return false;
+		memcpy(&loc, raw + off, sizeof(loc));
+		off = (f->flags & TEP_FIELD_IS_RELATIVE ? off + len : 0) + (loc & 0xffff);
+		len = loc >> 16;
+		if (off + len > size)
+			return false;
+	}
+	if (f->flags & TEP_FIELD_IS_STRING)
+		return len && memchr(raw + off, '\0', len);
+	return true;
+}
 
 static int add_value(struct tp_stats *t, void *raw, int size)
 {
@@ -121,14 +150,16 @@ static void print_top(const struct tp_stats *t, unsigned long top)
 
 	if (!vc)
 		return;
-	qsort(t->values, t->nr_values, sizeof(*t->values), cmp_str);
+	if (t->nr_values)	/* qsort(NULL, 0) is undefined */
+		qsort(t->values, t->nr_values, sizeof(*t->values), cmp_str);
 	for (size_t i = 0; i < t->nr_values; i++) {
 		if (n && !strcmp(vc[n - 1].value, t->values[i]))
 			vc[n - 1].count++;
 		else
 			vc[n++] = (struct value_count){ t->values[i], 1 };
 	}
-	qsort(vc, n, sizeof(*vc), cmp_count);
+	if (n)
+		qsort(vc, n, sizeof(*vc), cmp_count);
 	printf("\n%s: top values of %s (%zu distinct)\n", t->attr->name, t->field->name, n);
 	printf("%12s %8s  %s\n", "count", "percent", "value");
 	for (size_t i = 0; i < n && i < top; i++)
@@ -185,6 +216,10 @@ static int scan(struct perf_reader *r, struct tp_stats *tps,
 		t->last = s.time;
 		if (!t->field || !s.raw)
 			continue;
+		if (!field_in_sample(t->field, s.raw, s.raw_size)) {
+			t->out_of_bounds++;
+			continue;
+		}
 		if (a->hist)
 			add_hist(t, (void *)s.raw);
 		else if (add_value(t, (void *)s.raw, (int)s.raw_size))
@@ -218,6 +253,10 @@ static void report(struct tp_stats *tps, size_t n, const struct trace_args *a)
 	}
 	printf("# %.3f s between the first and the last sample\n", span);
 	for (size_t i = 0; a->field && i < n; i++) {
+		if (tps[i].out_of_bounds)
+			pr_warn("trace: %s: %llu samples of %s skipped: field %s is not inside the "
+				"sample", a->input, (unsigned long long)tps[i].out_of_bounds,
+				tps[i].attr->name, tps[i].field->name);
 		if (!tps[i].field || !tps[i].count)
 			continue;
 		if (a->hist)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,28 +15,45 @@ static mode_t process_umask(void)
 	return m;
 }
 
+int atomic_tmp_create(const char *path, char **tmp)
+{
+	int fd, ret;
+
+	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	/*
+	 * mkostemp() opens with O_CREAT|O_EXCL under a random name: an existing file, or a
+	 * symlink someone planted (even under the name it picks), is never opened or followed.
+	 */
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	/* mkstemp() creates 0600; results are meant to be read like any other file */
+	fchmod(fd, 0644 & ~process_umask());
+	return fd;
+}
+
 int write_file_atomic(const char *path, write_file_fn fn, void *arg)
 {
 	char *tmp;
 	FILE *fp;
 	int fd, ret;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		free(tmp);
-		return ret;
-	}
+	fd = atomic_tmp_create(path, &tmp);
+	if (fd < 0)
+		return fd;
 	fp = fdopen(fd, "w");
 	if (!fp) {
 		ret = -errno;
 		close(fd);
 		goto out;
 	}
-	/* mkstemp() creates 0600; results are meant to be read like any other file */
-	fchmod(fd, 0644 & ~process_umask());
 	ret = fn(fp, arg);
 	if (fflush(fp) && !ret)
 		ret = -errno;

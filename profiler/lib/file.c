@@ -6,14 +6,16 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
 
-int read_whole_fd(int fd, size_t max, char **out, size_t *len)
+/* read_whole_fd(), and with @max_line: -EMSGSIZE as soon as a line is longer than that. */
+static int read_whole(int fd, size_t max, size_t max_line, char **out, size_t *len)
 {
-	size_t size = 1 << 16, used = 0;
-	char *buf = malloc(size), *bigger;
+	size_t size = 1 << 16, used = 0, line_start = 0;
+	char *buf = malloc(size), *bigger, *nl;
 	ssize_t n;
 
 	if (!buf)
@@ -39,6 +41,15 @@ int read_whole_fd(int fd, size_t max, char **out, size_t *len)
 		}
 		if (n == 0)
 			break;
+		if (max_line) {
+			for (nl = buf + used; (nl = memchr(nl, '\n', (size_t)(buf + used + n - nl))) &&
+			     (size_t)(nl - buf) - line_start <= max_line; nl++)
+				line_start = (size_t)(nl + 1 - buf);
+			if (nl || used + (size_t)n - line_start > max_line) {
+				free(buf);
+				return -EMSGSIZE;
+			}
+		}
 		used += (size_t)n;
 		if (max && used > max) {
 			free(buf);
@@ -49,6 +60,16 @@ int read_whole_fd(int fd, size_t max, char **out, size_t *len)
 	*out = buf;
 	*len = used;
 	return 0;
+}
+
+int read_whole_fd(int fd, size_t max, char **out, size_t *len)
+{
+	return read_whole(fd, max, 0, out, len);
+}
+
+int read_whole_text_fd(int fd, size_t max_line, char **out, size_t *len)
+{
+	return read_whole(fd, 0, max_line, out, len);
 }
 
 int read_whole_file(const char *path, size_t max, char **out, size_t *len)

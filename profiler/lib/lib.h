@@ -53,9 +53,10 @@ void progress_done(void);
 /*
  * Output files that appear whole or not at all.
  *
- * Every file kprof writes for the user (perf.data aside, which perf-write.c renames itself) goes
- * through write_file_atomic(), so an error, a full disk or Ctrl-C never leaves a half-written
- * file in place of a good one.
+ * Every file kprof writes for the user goes through write_file_atomic() (perf.data through
+ * atomic_tmp_create(), as perf-write.c renames it itself), so an error, a full disk or Ctrl-C
+ * never leaves a half-written file in place of a good one, and a symlink planted where the
+ * temporary goes is never followed: root running kprof in a shared directory overwrites nothing.
  */
 
 #include <stdio.h>
@@ -70,6 +71,13 @@ typedef int (*write_file_fn)(FILE *fp, void *arg);
  */
 int write_file_atomic(const char *path, write_file_fn fn, void *arg);
 
+/*
+ * The temporary file itself, for writers that rename it themselves (perf-write.c): a new file
+ * "<path>.tmp.XXXXXX" created with O_EXCL (so never through a symlink, never an existing file),
+ * mode 0644 less the umask. Returns the fd (O_CLOEXEC) and *@tmp (malloc'd), or -errno.
+ */
+int atomic_tmp_create(const char *path, char **tmp);
+
 /* ---- whole files (file.c) ------------------------------------------------------------------ */
 
 /*
@@ -79,6 +87,8 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg);
  */
 int read_whole_fd(int fd, size_t max, char **out, size_t *len);
 int read_whole_file(const char *path, size_t max, char **out, size_t *len);
+/* read_whole_fd() of text: -EMSGSIZE as soon as a line is longer than @max_line bytes. */
+int read_whole_text_fd(int fd, size_t max_line, char **out, size_t *len);
 
 /* ---- memory (mem.c) ------------------------------------------------------------------------- */
 

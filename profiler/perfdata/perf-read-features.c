@@ -97,11 +97,13 @@ static int parse_cmdline(struct feat *f, char **out)
 static struct perf_evattr *attr_of_desc(struct perf_reader *r, size_t i, uint64_t first_id,
 					 bool has_id)
 {
+	/* by the sorted id index: a scan of every id per entry was quadratic in the file size */
+	/* (file mode only: the index is built; pipe mode does not read EVENT_DESC) */
 	if (has_id) {
-		for (size_t a = 0; a < r->nr_attrs; a++)
-			for (size_t j = 0; j < r->attrs[a].nr_ids; j++)
-				if (r->attrs[a].ids[j] == first_id)
-					return &r->attrs[a];
+		const struct perf_evattr *a = reader_id_lookup(r, first_id);
+
+		if (a)
+			return &r->attrs[a->idx];
 	}
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
 }

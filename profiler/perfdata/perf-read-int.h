@@ -30,7 +30,7 @@ struct perf_reader {
 	struct perf_file_header	header;
 	struct perf_evattr	*attrs;
 	size_t			nr_attrs;
-	struct reader_id	*ids;		/* sorted by id; only with several attrs */
+	struct reader_id	*ids;		/* sorted by id */
 	size_t			nr_ids;
 	int			id_pos, is_pos;	/* see perf_sample_id_pos() */
 	struct perf_file_info	info;
@@ -69,7 +69,10 @@ struct perf_reader {
 
 int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
 		 char *err, size_t errlen);
+/* The attr of a sample id; with a single attr, that attr whatever the id. */
 const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id);
+/* The attr whose ids section lists @id, or NULL. O(log ids). */
+const struct perf_evattr *reader_id_lookup(const struct perf_reader *r, uint64_t id);
 
 static inline bool feature_set(const struct perf_reader *r, unsigned int bit)
 {

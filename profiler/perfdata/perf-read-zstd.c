@@ -55,8 +55,9 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 	if (!r->zstd && (ret = zstd_init(r, err, errlen)))
 		return ret;
 	z = r->zstd;
-	/* what is left is the start of a record continued in this batch */
-	if (z->pos)
+	/* what is left is the start of a record continued in this batch (none the first time:
+	 * no arithmetic on the NULL buffer then, which UBSan rejects even for + 0) */
+	if (z->len > z->pos)
 		memmove(z->out, z->out + z->pos, z->len - z->pos);
 	z->len -= z->pos;
 	z->pos = 0;

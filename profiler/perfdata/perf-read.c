@@ -120,12 +120,6 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
 		    const struct perf_file_section *s, char *err, size_t errlen)
 {
-	if (!in_file(r, s->offset, s->size) || s->size % 8 || s->size / 8 > MAX_IDS_PER_ATTR)
-		return err_set(err, errlen, -EINVAL,
-				   "attr %zu: ids section [%llu, +%llu) is corrupt or outside "
-				   "the file",
-				   ev->idx, (unsigned long long)s->offset,
-				   (unsigned long long)s->size);
 	ev->nr_ids = s->size / 8;
 	if (!ev->nr_ids)
 		return 0;
@@ -133,6 +127,50 @@ static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
 	if (!ev->ids)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	return reader_pread(r, ev->ids, s->size, s->offset, err, errlen);
+}
+
+static int cmp_section(const void *a, const void *b)
+{
+	const struct perf_file_section *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * Each attr's ids section inside the file and apart from every other (perf writes them one
+ * after another): sections shared by many attrs would make the ids held in memory many times
+ * the file's size (a few MB of file, GBs of memory).
+ */
+static int check_ids_sections(struct perf_reader *r, const struct perf_file_section *secs,
+			      char *err, size_t errlen)
+{
+	struct perf_file_section *sorted;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->nr_attrs; i++) {
+		const struct perf_file_section *s = &secs[i];
+
+		if (!in_file(r, s->offset, s->size) || s->size % 8 ||
+		    s->size / 8 > MAX_IDS_PER_ATTR)
+			return err_set(err, errlen, -EINVAL,
+				       "attr %zu: ids section [%llu, +%llu) is corrupt or outside "
+				       "the file", i, (unsigned long long)s->offset,
+				       (unsigned long long)s->size);
+	}
+	sorted = malloc(r->nr_attrs * sizeof(*sorted));
+	if (!sorted)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	memcpy(sorted, secs, r->nr_attrs * sizeof(*sorted));
+	qsort(sorted, r->nr_attrs, sizeof(*sorted), cmp_section);
+	for (size_t i = 1; i < r->nr_attrs && !ret; i++) {
+		if (sorted[i].size && sorted[i - 1].size &&
+		    sorted[i - 1].offset + sorted[i - 1].size > sorted[i].offset)
+			ret = err_set(err, errlen, -EINVAL,
+				      "ids sections of two attrs overlap at offset %llu",
+				      (unsigned long long)sorted[i].offset);
+	}
+	free(sorted);
+	return ret;
 }
 
 /*
@@ -169,11 +207,12 @@ int reader_take_attr(struct perf_reader *r, struct perf_evattr *ev, const void *
 	return 0;
 }
 
-static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, size_t errlen)
+/* The attr at @ev->idx of the attrs section, and where its ids are (read once all are checked). */
+static int read_attr(struct perf_reader *r, struct perf_evattr *ev, struct perf_file_section *ids,
+		     char *err, size_t errlen)
 {
 	size_t disk = r->header.attr_size - sizeof(struct perf_file_section);
 	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct perf_file_section)];
-	struct perf_file_section ids;
 	int ret;
 
 	ret = reader_pread(r, buf, r->header.attr_size,
@@ -182,8 +221,8 @@ static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, s
 		ret = reader_take_attr(r, ev, buf, disk, err, errlen);
 	if (ret)
 		return ret;
-	memcpy(&ids, buf + disk, sizeof(ids));
-	return read_ids(r, ev, &ids, err, errlen);
+	memcpy(ids, buf + disk, sizeof(*ids));
+	return 0;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -212,8 +251,7 @@ int reader_index_ids(struct perf_reader *r, char *err, size_t errlen)
 					   i);
 		n += r->attrs[i].nr_ids;
 	}
-	if (r->nr_attrs == 1)
-		return 0;
+	/* Built for one attr too: EVENT_DESC matching looks ids up (perf-read-features.c). */
 	r->ids = calloc(n ? n : 1, sizeof(*r->ids));
 	if (!r->ids)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
@@ -224,12 +262,10 @@ int reader_index_ids(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id)
+const struct perf_evattr *reader_id_lookup(const struct perf_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nr_ids;
 
-	if (r->nr_attrs == 1)
-		return &r->attrs[0];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -243,21 +279,32 @@ const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_
 	return NULL;
 }
 
+const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id)
+{
+	return r->nr_attrs == 1 ? &r->attrs[0] : reader_id_lookup(r, id);
+}
+
 static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
 {
-	int ret;
+	struct perf_file_section *secs;
+	int ret = 0;
 
 	r->nr_attrs = r->header.attrs.size / r->header.attr_size;
 	r->attrs = calloc(r->nr_attrs, sizeof(*r->attrs));
-	if (!r->attrs)
+	secs = calloc(r->nr_attrs, sizeof(*secs));
+	if (!r->attrs || !secs) {
+		free(secs);
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < r->nr_attrs; i++) {
-		r->attrs[i].idx = i;
-		ret = read_attr(r, &r->attrs[i], err, errlen);
-		if (ret)
-			return ret;
 	}
-	return reader_index_ids(r, err, errlen);
+	for (size_t i = 0; i < r->nr_attrs && !ret; i++) {
+		r->attrs[i].idx = i;
+		ret = read_attr(r, &r->attrs[i], &secs[i], err, errlen);
+	}
+	ret = ret ?: check_ids_sections(r, secs, err, errlen);
+	for (size_t i = 0; i < r->nr_attrs && !ret; i++)
+		ret = read_ids(r, &r->attrs[i], &secs[i], err, errlen);
+	free(secs);
+	return ret ?: reader_index_ids(r, err, errlen);
 }
 
 bool perf_file_magic_ok(const void *head, size_t len)

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"
 
 #define NAME_ALIGN	64	/* perf's do_write_string() padding */
@@ -101,24 +102,26 @@ int perf_writer_open(const char *path, const struct perf_write_event *evs, size_
 {
 	struct perf_file_header hdr = { 0 };
 	struct perf_writer *w = calloc(1, sizeof(*w));
-	int ret;
+	int ret, fd;
 
 	if (!w)
 		return -ENOMEM;
 	w->path = strdup(path);
-	if (!w->path || asprintf(&w->tmp_path, "%s.tmp", path) < 0) {
-		w->tmp_path = NULL;
-		free_writer(w);
-		return -ENOMEM;
-	}
-	ret = copy_events(w, evs, nr);
+	ret = w->path ? copy_events(w, evs, nr) : -ENOMEM;
 	if (ret) {
 		free_writer(w);
 		return ret;
 	}
-	w->fp = fopen(w->tmp_path, "w+");
+	fd = atomic_tmp_create(path, &w->tmp_path);
+	if (fd < 0) {
+		free_writer(w);
+		return fd;
+	}
+	w->fp = fdopen(fd, "w+");
 	if (!w->fp) {
 		ret = -errno;
+		close(fd);
+		unlink(w->tmp_path);
 		free_writer(w);
 		return ret;
 	}
@@ -148,6 +151,11 @@ void perf_writer_add(struct perf_writer *w, const void *rec)
 
 	put(w, rec, h->size);
 	w->data_size += h->size;
+}
+
+int perf_writer_error(const struct perf_writer *w)
+{
+	return w->error;
 }
 
 uint64_t perf_writer_data_size(const struct perf_writer *w)

@@ -321,8 +321,9 @@ const char *perf_auxtrace_name(uint32_t type);
  * records perf would synthesize for what existed before recording started (synth.c, in record/).
  *
  * File layout written: header | ids of every attr | attrs | data records | feature section
- * table | feature payloads. The file is built as "<path>.tmp" and renamed over <path> only
- * when complete, so an interrupted or failed recording never leaves a half file under the name.
+ * table | feature payloads. The file is built as "<path>.tmp.XXXXXX" (atomic_tmp_create(): new,
+ * never through a symlink) and renamed over <path> only when complete, so an interrupted or
+ * failed recording never leaves a half file under the name.
  */
 
 #include <stdbool.h>
@@ -340,12 +341,14 @@ struct perf_write_event {
 	size_t				nr_ids;
 };
 
-/* Create <path>.tmp and write header, ids and attrs. 0 / -errno. */
+/* Create <path>.tmp.XXXXXX and write header, ids and attrs. 0 / -errno. */
 int perf_writer_open(const char *path, const struct perf_write_event *evs, size_t nr,
 		     struct perf_writer **out);
 /* Append one record (header.size bytes at @rec). Errors are sticky, reported at close. */
 void perf_writer_add(struct perf_writer *w, const void *rec);
 uint64_t perf_writer_data_size(const struct perf_writer *w);
+/* The first failed write's -errno (sticky), or 0. Same thread as perf_writer_add(). */
+int perf_writer_error(const struct perf_writer *w);
 
 struct perf_write_meta {
 	int		argc;		/* CMDLINE: the arguments after the kprof binary */

@@ -29,7 +29,7 @@ static void note_folded(struct flamegraph_input_opts *o, const struct folded_rea
 
 static int folded_failed(int ret, const char *path, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : strerror(-ret));
+	snprintf(err, errlen, "%s: %s", path, ret == -ENOMEM ? "out of memory" : text_strerror(ret));
 	return ret;
 }
 
@@ -75,7 +75,7 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	int ret;
 
 	/* standard input cannot be read twice: all of it, then sniff */
-	ret = read_whole_fd(STDIN_FILENO, 0, &buf, &len);
+	ret = read_whole_text_fd(STDIN_FILENO, TEXT_LINE_MAX, &buf, &len);
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
 	if (perf_file_magic_ok(buf, len)) {

@@ -97,7 +97,8 @@ int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen)
 		return 0;
 	return err_set(err, errlen, k->ret, "cannot use the kernel symbols of %s: %s",
 		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
-		       strerror(-k->ret));
+		       k->ret == -ENODATA && !so->vmlinux ? "no kernel symbol with an address in "
+		       "it (empty, or not a kallsyms text)" : strerror(-k->ret));
 }
 
 const char *kernel_side_source(const struct kernel_side *k)

@@ -286,7 +286,8 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	res->nr_attrs = nr;
 	res->build_ids = in->build_ids;
 	res->nr_build_ids = in->nr_build_ids;
-	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
+	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms,
+					   .kallsyms_required = l->o->kallsyms != NULL };
 	if (!res->sym_opts.kallsyms)
 		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */

@@ -23,6 +23,7 @@ void record_block_signals(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, RECORD_WRITE_ERROR_SIGNAL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -61,6 +62,7 @@ int record_wait(const struct record_wait_opts *w, int *status)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, RECORD_WRITE_ERROR_SIGNAL);
 	*status = 0;
 	for (;;) {
 		double t = now_s(), wake = 1e18;
@@ -77,7 +79,7 @@ int record_wait(const struct record_wait_opts *w, int *status)
 			wake = start + w->duration_s;
 		ts = to_ts(wake - t);
 		got = sigtimedwait(&set, NULL, wake < 1e17 ? &ts : NULL);
-		if (got == SIGINT || got == SIGTERM) {
+		if (got == SIGINT || got == SIGTERM || got == RECORD_WRITE_ERROR_SIGNAL) {
 			sig = got;
 			break;
 		}
@@ -86,7 +88,7 @@ int record_wait(const struct record_wait_opts *w, int *status)
 	}
 	if (w->child > 0) {
 		/* Ctrl-C reached the command too (same process group); SIGTERM may not have. */
-		kill(w->child, sig == SIGALRM ? SIGTERM : sig);
+		kill(w->child, sig == SIGINT ? SIGINT : SIGTERM);
 		waitpid(w->child, status, 0);
 	}
 	return sig;

@@ -4,6 +4,7 @@
  * through session.c, existing tasks synthesized, rings drained into a perf.data writer.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,10 @@ struct record_session {
 	void			*tracing_data;
 	size_t			tracing_len;
 	pid_t			exclude_pid;
+	int			write_error_signal;	/* record_opts' */
 	/* Written by the drain thread only; read after it is joined. */
 	uint64_t		samples, lost, throttled, excluded;
+	bool			write_failed;
 };
 
 static const char *const default_cmdline[] = { "record", NULL };
@@ -191,6 +194,11 @@ static void on_record(const struct perf_event_header *h, void *arg)
 	else if (h->type == PERF_RECORD_THROTTLE)
 		rs->throttled++;
 	perf_writer_add(rs->w, h);
+	if (!rs->write_failed && perf_writer_error(rs->w)) {
+		rs->write_failed = true;	/* the error itself is reported by stop */
+		if (rs->write_error_signal)
+			kill(getpid(), rs->write_error_signal);
+	}
 }
 
 static void on_round(void *arg)
@@ -313,6 +321,7 @@ static int start(const struct record_opts *o, char *const *argv, struct record_s
 		return -ENOMEM;
 	rs->output = strdup(o->output ? o->output : "perf.data");
 	rs->exclude_pid = o->exclude_pid;
+	rs->write_error_signal = o->write_error_signal;
 	rs->system_wide = o->system_wide || o->cpus || (!argv && !o->nr_pids && !o->nr_tids);
 	rs->argc = 1;
 	rs->argv = (char *const *)default_cmdline;
@@ -403,17 +412,22 @@ void record_session_set_cmdline(struct record_session *rs, int argc, char *const
 	rs->argv = argv;
 }
 
-void record_session_abort(struct record_session *rs)
+static void unlink_kallsyms(const struct record_session *rs)
 {
 	char *ksyms;
 
-	if (!rs)
-		return;
-	session_stop(rs->sess);
 	if (asprintf(&ksyms, "%s.kallsyms", rs->output) >= 0) {
 		unlink(ksyms);
 		free(ksyms);
 	}
+}
+
+void record_session_abort(struct record_session *rs)
+{
+	if (!rs)
+		return;
+	session_stop(rs->sess);
+	unlink_kallsyms(rs);
 	record_free(rs);
 }
 
@@ -436,6 +450,8 @@ int record_session_stop(struct record_session *rs, struct record_stats *st)
 	session_stop(rs->sess);
 	ret = perf_writer_close(rs->w, &m);
 	rs->w = NULL;
+	if (ret)	/* no perf.data: no orphan FILE.kallsyms either */
+		unlink_kallsyms(rs);
 	if (st) {
 		memset(st, 0, sizeof(*st));
 		st->samples = rs->samples;

@@ -6,6 +6,7 @@
 #ifndef KPROF_RECORD_LOCAL_H
 #define KPROF_RECORD_LOCAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,12 @@ struct record_opts {
 	const char	*output;	/* -o, default "perf.data" */
 	const char	*filter;	/* --filter for tracepoints */
 	pid_t		exclude_pid;	/* > 0: drop this process's samples (kprof run's own) */
+	/*
+	 * 0, or the signal (blocked, see record_block_signals()) the drain thread sends the
+	 * process when a write to the file first fails (a full disk): record_wait() then stops
+	 * at once instead of at the end of --duration or of the command.
+	 */
+	int		write_error_signal;
 };
 struct record_stats {
 	uint64_t	samples, lost, throttled;
@@ -124,6 +131,8 @@ void target_release(struct target_args *t);
 
 /* Block SIGINT, SIGTERM and SIGCHLD: call before starting a session (forked commands unblock). */
 void record_block_signals(void);
+/* What record_block_signals() blocks besides SIGINT/SIGTERM/SIGCHLD: a failed write's alarm. */
+#define RECORD_WRITE_ERROR_SIGNAL	SIGUSR1
 
 struct record_wait_opts {
 	pid_t		child;		/* the command, or -1 */
@@ -132,8 +141,9 @@ struct record_wait_opts {
 /*
  * Wait until the command exits (its wait status in *@status), the duration passes (the command
  * then gets SIGTERM and is reaped), or SIGINT/SIGTERM arrives (forwarded to the command, which
- * is reaped). Returns 0 when the command ended by itself, SIGALRM for the duration, the signal
- * number for a signal, or -errno.
+ * is reaped), or a write to the file fails (RECORD_WRITE_ERROR_SIGNAL; the command gets SIGTERM).
+ * Returns 0 when the command ended by itself, SIGALRM for the duration, the signal number for a
+ * signal, or -errno.
  */
 int record_wait(const struct record_wait_opts *w, int *status);
 

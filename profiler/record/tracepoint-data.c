@@ -12,6 +12,7 @@
 
 #include "profiler/perfdata/perfdata.h"
 #include "profiler/record/record.h"
+#include "profiler/record/tracepoint-int.h"
 
 struct cursor {
 	const char	*p;
@@ -81,7 +82,7 @@ static int read_feature(FILE *fp, int feat, char **buf, size_t *len)
 	return 0;
 }
 
-static int parse_formats(struct cursor *c, struct tep_handle *tep)
+static int parse_formats(struct cursor *c, struct tep_handle *tep, char *err, size_t errlen)
 {
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const void *m = take(c, sizeof(magic));
@@ -107,9 +108,25 @@ static int parse_formats(struct cursor *c, struct tep_handle *tep)
 		for (uint32_t n = take_uint(c, 4); n && !c->bad; n--) {
 			uint64_t len = take_uint(c, 8);
 			const char *fmt = take(c, len);
+			char *safe, why[160];
+			size_t safe_len;
+			int ret;
 
-			if (fmt && tep_parse_event(tep, fmt, len, sys))
-				return -EINVAL;
+			if (!fmt)
+				break;
+			ret = tp_format_sanitize(fmt, len, &safe, &safe_len, why, sizeof(why));
+			if (ret) {
+				snprintf(err, errlen, "malformed TRACING_DATA feature: a format of "
+					 "'%.64s', %s", sys, why);
+				return ret;
+			}
+			ret = tep_parse_event(tep, safe, safe_len, sys) ? -EINVAL : 0;
+			free(safe);
+			if (ret) {
+				snprintf(err, errlen, "malformed TRACING_DATA feature: a format of "
+					 "'%.64s' is not understood by libtraceevent", sys);
+				return ret;
+			}
 		}
 	}
 	return c->bad ? -EINVAL : 0;
@@ -123,6 +140,8 @@ int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_
 	size_t len = 0;
 	int ret;
 
+	if (errlen)
+		err[0] = '\0';
 	if (!fp) {
 		ret = -errno;
 		snprintf(err, errlen, "%s", strerror(-ret));
@@ -136,8 +155,8 @@ int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_
 		return ret;
 	c = (struct cursor){ .p = buf, .left = len };
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	ret = parse_formats(&c, tep);
-	if (ret)
+	ret = parse_formats(&c, tep, err, errlen);
+	if (ret && !err[0])
 		snprintf(err, errlen, "malformed TRACING_DATA feature");
 	free(buf);
 	return ret;

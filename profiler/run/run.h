@@ -73,6 +73,22 @@ int run_write_stats(const char *path, const struct wl_metrics *m);
  */
 int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
 
+/* ---- sharing a result set (run-set-guard.c) ----------------------------------------------------- */
+
+/*
+ * Take the result set's lock (flock on <base>/.lock, held until the process ends): the fd, or
+ * -EBUSY when another kprof run holds it (@err names its pid), or another -errno.
+ */
+int run_lock_set(const char *base, char *err, size_t errlen);
+/* Remove the .run-*.tmp directories of runs that died unfinished (call with the lock held). */
+int run_remove_stale(const char *base, int *removed);
+/*
+ * Add to matrix.json every finished run directory (one with stats.json) it does not list, in
+ * run order (a kprof killed between the two steps). Call with the lock held. 0 / -errno.
+ */
+int run_reconcile_matrix(const char *base, int *added, char *err, size_t errlen);
+
+
 
 /* ---- a noisy machine (run-noise.c) ---- */
 /* The names of the workload's processes, collected while it runs. Zero-initialise. */

@@ -50,7 +50,7 @@ int script_read_buf(const char *buf, size_t len, const struct script_opts *o,
 	return ret;
 }
 
-#define CHUNK (1u << 20)
+#define CHUNK (1u << 18)	/* below TEXT_LINE_MAX: a line may span pieces */
 
 static int not_text(const char *name, char *err, size_t errlen)
 {
@@ -74,7 +74,7 @@ static int read_mapped(int fd, size_t size, const char *name, const struct scrip
 	} else {
 		ret = script_read_buf(buf, size, o, cg, st);
 		if (ret)
-			snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+			snprintf(err, errlen, "%s: %s", name, text_strerror(ret));
 	}
 	munmap(buf, size);
 	return ret;
@@ -102,11 +102,11 @@ static int read_stream(int fd, const char *name, const struct script_opts *o,
 	}
 	while (!eof && !ret) {
 		if (n == cap) {
-			/* one line longer than the buffer */
-			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+			/* one line longer than the buffer: up to TEXT_LINE_MAX */
+			char *nb = cap > TEXT_LINE_MAX ? NULL : realloc(buf, cap * 2);
 
 			if (!nb) {
-				ret = -ENOMEM;
+				ret = cap > TEXT_LINE_MAX ? -EMSGSIZE : -ENOMEM;
 				break;
 			}
 			buf = nb;
@@ -143,7 +143,7 @@ static int read_stream(int fd, const char *name, const struct script_opts *o,
 		p = NULL;
 	}
 	if (ret && !*err)
-		snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+		snprintf(err, errlen, "%s: %s", name, text_strerror(ret));
 out:
 	if (p)
 		script_parser_finish(p, NULL, NULL);

@@ -454,6 +454,8 @@ int script_parser_feed(struct script_parser *p, const char *buf, size_t len)
 		if (!nl)
 			nl = end;
 		p->st->lines++;
+		if ((size_t)(nl - line) > TEXT_LINE_MAX)
+			return -EMSGSIZE;
 		ret = one_line(p, line, (size_t)(nl - line));
 		line = nl + 1;
 	}

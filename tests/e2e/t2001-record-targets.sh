@@ -45,7 +45,7 @@ test_expect_success PERF_EVENTS,PERF 'Ctrl-C (SIGINT) stops -a and writes a vali
 	sleep 0.5
 	kill -INT $rec
 	rc=0; wait $rec || rc=$?
-	test $rc = 0 && ! test -e i.data.tmp &&
+	test $rc = 0 && ! ls i.data.tmp* 2>/dev/null &&
 	perf report -i i.data --stdio 2>rerr | grep -q "of event .cpu-clock." &&
 	grep -q "recorded [1-9]" err
 '

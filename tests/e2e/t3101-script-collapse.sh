@@ -31,9 +31,9 @@ test_expect_success 'a file argument, -i FILE, -i - and a pipe give the same sta
 
 test_expect_success 'a pipe is read in pieces: lines across pieces, and longer than a piece' '
 	for i in $(seq 3000); do cat two.txt; echo; done >many.txt &&
-	awk "BEGIN { printf \"x 1 1.0: 1 cpu-clock:\n\t1 \"; for (i = 0; i < 300000; i++)
+	awk "BEGIN { printf \"x 1 1.0: 1 cpu-clock:\n\t1 \"; for (i = 0; i < 90000; i++)
 		printf \"long_name_\"; printf \" (/bin/x)\n\n\" }" >>many.txt &&
-	test $(wc -c <many.txt) -gt 4000000 &&
+	test $(wc -c <many.txt) -gt 2000000 &&
 	"$KPROF" collapse many.txt >expected &&
 	cat many.txt | "$KPROF" collapse >out &&
 	test_cmp expected out && grep -q "^x;long_name_long_name_" out &&

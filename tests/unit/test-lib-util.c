@@ -86,6 +86,60 @@ int main(void)
 	is_int(read_whole_file(path, 0, &buf, &len), 0, "the old file is still there");
 	is_str(buf, "hello\n", "... untouched");
 	free(buf);
+
+	/* the temporary is never opened through a symlink planted for it (issue 12) */
+	{
+		char victim[300], tmp_link[300], *tmp = NULL;
+		int vfd;
+
+		snprintf(victim, sizeof(victim), "%s/victim", dir);
+		snprintf(tmp_link, sizeof(tmp_link), "%s.tmp", path);
+		vfd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		ok(vfd >= 0 && write(vfd, "precious", 8) == 8, "victim written");
+		close(vfd);
+		ok(!symlink(victim, tmp_link), "a symlink planted at OUT.tmp");
+		is_int(write_file_atomic(path, write_hello, "new\n"), 0, "atomic write next to it");
+		is_int(read_whole_file(victim, 0, &buf, &len), 0, "the victim is read back");
+		is_str(buf, "precious", "... unchanged");
+		free(buf);
+		fd = atomic_tmp_create(path, &tmp);
+		ok(fd >= 0 && tmp && !strncmp(tmp, path, strlen(path)) &&
+		   !strncmp(tmp + strlen(path), ".tmp.", 5), "atomic_tmp_create: OUT.tmp.XXXXXX");
+		ok(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "... close-on-exec");
+		if (fd >= 0)
+			close(fd);
+		if (tmp)
+			unlink(tmp);
+		free(tmp);
+		unlink(tmp_link);
+		unlink(victim);
+	}
+
+	/* read_whole_text_fd: a line longer than the cap is -EMSGSIZE, as soon as it is */
+	{
+		int p[2];
+		static char line[5000];
+
+		memset(line, 'z', sizeof(line));
+		line[sizeof(line) - 1] = '\n';
+		ok(!pipe(p) && write(p[1], line, sizeof(line)) == (ssize_t)sizeof(line), "pipe filled");
+		close(p[1]);
+		is_int(read_whole_text_fd(p[0], sizeof(line) - 1, &buf, &len), 0,
+		       "a line of exactly the cap");
+		ok(len == sizeof(line), "... read whole");
+		free(buf);
+		close(p[0]);
+		ok(!pipe(p) && write(p[1], "ab\n", 3) == 3 && write(p[1], line, sizeof(line)) ==
+		   (ssize_t)sizeof(line), "pipe filled");
+		close(p[1]);
+		is_int(read_whole_text_fd(p[0], 100, &buf, &len), -EMSGSIZE, "a longer line: -EMSGSIZE");
+		close(p[0]);
+		fd = open("/dev/zero", O_RDONLY);
+		is_int(read_whole_text_fd(fd, 1 << 20, &buf, &len), -EMSGSIZE,
+		       "/dev/zero ends at the cap, not at ENOMEM");
+		close(fd);
+	}
+
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/f", dir);
 	unlink(path);

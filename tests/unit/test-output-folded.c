@@ -117,6 +117,24 @@ static void test_kernel_and_names(void)
 	callgraph_free(cg);
 }
 
+/* Issue 12: names from outside (a comm, a perf map) cannot end a line or forge a count. */
+static void test_hostile_names(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	callgraph_add(cg, &(struct cg_task){ .comm = "a\t999999999\nB;x y", .pid = 7, .tid = 7 },
+		      (struct cg_frame[]){ { .sym = "leaf\r\x1b[31m\x7f", .dso = "app" },
+					   { .sym = "root", .dso = "app" } }, 2, 3000, 1);
+	text = folded(cg, FOLDED_PID, &err);
+	is_int(err, 0, "written");
+	is_str(text, "a?999999999?B:x_y-7;root;leaf??[31m? 3000\n",
+	       "control bytes become '?', ';' ':', spaces in the comm '_': one line, the real count");
+	free(text);
+	callgraph_free(cg);
+}
+
 static void test_tidy(void)
 {
 	struct callgraph *cg = callgraph_new();
@@ -195,6 +213,7 @@ int main(void)
 	test_basic();
 	test_unresolved_and_addrs();
 	test_kernel_and_names();
+	test_hostile_names();
 	test_tidy();
 	test_roots();
 	test_many();
