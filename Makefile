@@ -72,7 +72,7 @@ PERF_CFLAGS	:= -I$(KTOOLS)/lib/perf/include -I$(KTOOLS)/include
 PERF_LIBS	:= $(LIBPERF_A) $(LIBAPI_A)
 
 # pprof's profile.proto, from Debian's golang-github-google-pprof-dev, compiled by protoc-c at
-# build time into $(O)/gen (export/ encodes with libprotobuf-c and gzips with zlib).
+# build time into $(O)/gen (profiler/export/ encodes with libprotobuf-c and gzips with zlib).
 PPROF_PROTO	?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 PB_GEN		:= $(O)/gen
 
@@ -86,7 +86,7 @@ PMODULES	:= lib perfdata script record profile run cli
 MODULES		:= lib output symbolize workloads export perfdata script record profile run cli
 lib_DIR		:= profiler/lib
 output_DIR	:= output
-export_DIR	:= export
+export_DIR	:= profiler/export
 symbolize_DIR	:= symbolize
 workloads_DIR	:= workloads
 $(foreach m,$(PMODULES),$(eval $(m)_DIR := profiler/$(m)))

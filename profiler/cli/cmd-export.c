@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "export/export.h"
+#include "profiler/export/export.h"
 #include "profiler/cli/cmd-int.h"
 #include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <zlib.h>
 
-#include "export/export.h"
+#include "profiler/export/export.h"
 #include "profile.pb-c.h"
 #include "tests/tap.h"
 #include "tests/unit/cg-helpers.h"

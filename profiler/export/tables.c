@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export-int.h"
+#include "profiler/export/export-int.h"
 
 static uint64_t mix(uint64_t h)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export-int.h"
-#include "export/export.h"
+#include "profiler/export/export-int.h"
+#include "profiler/export/export.h"
 
 struct cp_node {
 	uint32_t	first_child, next_sibling;	/* node index + 1; 0: none */

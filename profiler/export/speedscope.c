@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/export-int.h"
-#include "export/export.h"
+#include "profiler/export/export-int.h"
+#include "profiler/export/export.h"
 
 struct ss_stack {
 	size_t		at;		/* first frame index in ss_builder.ids, root first */

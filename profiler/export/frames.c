@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export/export.h"
+#include "profiler/export/export.h"
 
 const char *export_event_unit(const char *event)
 {

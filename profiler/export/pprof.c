@@ -13,8 +13,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "export/export-int.h"
-#include "export/export.h"
+#include "profiler/export/export-int.h"
+#include "profiler/export/export.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile	pb_profile;
