@@ -390,13 +390,10 @@ void json_format_number(char *buf, size_t len, double v);
  */
 struct matrix_row { char *key; double *v; bool *present; };	/* nr_runs each, owned */
 struct matrix { struct matrix_row *rows; size_t nr_rows, nr_runs; char **sources; };
-/* Start from a zeroed struct matrix; every function returns 0 or -errno. */
-int matrix_read_json(const char *path, struct matrix *m);	/* matrix.json */
-int matrix_add_stats_json(struct matrix *m, const char *stats_json_path);	/* one more run */
-/* The same, with a one-line reason ("byte offset 17: expected ','") in @err. */
-int matrix_read_json_err(const char *path, struct matrix *m, char *err, size_t errlen);
-int matrix_add_stats_json_err(struct matrix *m, const char *stats_json_path, char *err,
-			      size_t errlen);
+/* Start from a zeroed struct matrix; 0 or -errno with a one-line reason ("byte offset 17:
+ * expected ','") in @err. */
+int matrix_read_json(const char *path, struct matrix *m, char *err, size_t errlen);
+int matrix_add_stats_json(struct matrix *m, const char *stats_json_path, char *err, size_t errlen);
 int matrix_write_json(FILE *fp, const struct matrix *m);
 /*
  * Load the result set a user names: a matrix.json file, a kernel directory with matrix.json, a

@@ -466,7 +466,7 @@ static void summary(const struct run_ctx *c)
 	       c->base);
 	printf("  %s: %.2f ± %.2f (%.1f%%)\n", workload_main_metric(c->w, metric, sizeof(metric)),
 	       mean, sd, mean ? 100 * sd / mean : 0);
-	run_profile_summary(c->base, stdout);
+	run_profile_summary(stdout);
 }
 
 static int setup(struct run_ctx *c)

@@ -150,14 +150,9 @@ void perf_writer_add(struct perf_writer *w, const void *rec)
 	w->data_size += h->size;
 }
 
-uint64_t perf_writer_data_size(const struct perf_writer *w)
-{
-	return w->data_size;
-}
-
 /* ---- feature payloads ------------------------------------------------------------------ */
 
-static void feat_event_desc(struct perf_writer *w, const struct perf_write_meta *m)
+static void feat_event_desc(struct perf_writer *w)
 {
 	put_u32(w, (uint32_t)w->nr_events);
 	put_u32(w, sizeof(struct perf_event_attr));
@@ -233,7 +228,7 @@ static void feat_write(struct perf_writer *w, int feat, const struct perf_write_
 		feat_cmdline(w, m);
 		break;
 	case PERF_FEAT_EVENT_DESC:
-		feat_event_desc(w, m);
+		feat_event_desc(w);
 		break;
 	}
 }

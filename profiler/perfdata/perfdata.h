@@ -317,7 +317,6 @@ int perf_writer_open(const char *path, const struct perf_write_event *evs, size_
 		     struct perf_writer **out);
 /* Append one record (header.size bytes at @rec). Errors are sticky, reported at close. */
 void perf_writer_add(struct perf_writer *w, const void *rec);
-uint64_t perf_writer_data_size(const struct perf_writer *w);
 
 struct perf_write_meta {
 	int		argc;		/* CMDLINE: the arguments after the kprof binary */

@@ -78,7 +78,6 @@ struct session_count {
 /* Current count of event @idx (counting sessions). */
 int session_read(struct session *s, size_t idx, struct session_count *c);
 
-int session_nr_cpus(const struct session *s);
 /* Stop everything, kill a held command that never ran, free. NULL-safe. */
 void session_free(struct session *s);
 

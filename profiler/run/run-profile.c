@@ -227,7 +227,7 @@ static int by_value_desc(const void *a, const void *b)
 }
 
 /* The hottest "self" and "children" rows of the latest profile. */
-void run_profile_summary(const char *base, FILE *fp)
+void run_profile_summary(FILE *fp)
 {
 	static const char *const kinds[] = { "self", "children" };
 

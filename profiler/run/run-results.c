@@ -65,6 +65,7 @@ int run_next_number(const char *base)
 
 static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
+	(void)sb, (void)type, (void)ftw;	/* an nftw() callback */
 	return remove(path) ? -errno : 0;
 }
 
@@ -106,9 +107,9 @@ int run_update_matrix(const char *base, const char *stats_json, char *err, size_
 	if ((size_t)snprintf(path, sizeof(path), "%s/matrix.json", base) >= sizeof(path))
 		return -ENAMETOOLONG;
 	if (!access(path, F_OK))
-		ret = matrix_read_json_err(path, &m, err, errlen);
+		ret = matrix_read_json(path, &m, err, errlen);
 	if (!ret)
-		ret = matrix_add_stats_json_err(&m, stats_json, err, errlen);
+		ret = matrix_add_stats_json(&m, stats_json, err, errlen);
 	if (!ret) {
 		ret = write_file_atomic(path, write_matrix, &m);
 		if (ret)
