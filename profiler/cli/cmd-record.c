@@ -171,6 +171,8 @@ int cmd_record(int argc, char **argv)
 		ret = KPROF_EXIT_ERROR;
 		goto out;
 	}
+	/* said once the events count and the command runs: tests wait for it (kprof -v record) */
+	pr_debug("record: recording into %s", o.output);
 	sig = record_wait(&(struct record_wait_opts){ .child = record_session_child(rs),
 						      .duration_s = t.duration }, &status);
 	if (sig == SIGINT || sig == SIGTERM)
