@@ -15,6 +15,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ struct run_ctx {
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
-	char			base[3000];	/* .../<workload>/<params>/<release> */
+	char			*base;		/* owned: .../<workload>/<params>/<release> */
 	struct utsname		uts;
 	double			*main_values;	/* main metric of each finished run */
 	int			nr_done;
@@ -94,7 +95,10 @@ static void child_main(struct run_ctx *c, const struct wl_env *env, int go_fd, F
 	char err[512] = "", go;
 	int ret;
 
-	setpgid(0, 0);
+	if (setpgid(0, 0)) {	/* the parent kills the group: the workload must be its own */
+		pr_err("%s: setpgid: %s", workload_name(c->w), strerror(errno));
+		_exit(1);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -127,7 +131,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 		     int run_no)
 {
 	struct timespec t0, next;
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), failed = 0;
 	pid_t got;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -137,7 +141,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 		double el = elapsed_since(&t0);
 		int timeout;
 
-		if (run_interrupted) {
+		if (run_interrupted || failed) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
@@ -149,8 +153,10 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 				close(pidfd);
 			return -errno;
 		}
-		if (elapsed_since(&next) >= 1.0) {
-			monitor_sample(mon);
+		if (elapsed_since(&next) >= 1.0 && !failed) {
+			failed = monitor_sample(mon);
+			if (failed)
+				pr_err("monitors: %s: stopping the run", strerror(-failed));
 			next.tv_sec += 1;
 		}
 		if (c->last_duration > 0)
@@ -170,7 +176,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 	if (pidfd >= 0)
 		close(pidfd);
 	reap_group(pid);
-	return 0;
+	return failed;
 }
 
 static int write_meta(FILE *fp, void *arg)
@@ -262,14 +268,17 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 			   double *main_value)
 {
 	struct wl_metrics all = { 0 }, part = { 0 };
-	char path[3400], metric[128];
+	char *path = NULL, metric[128];
 	const double *v;
 	size_t len = 0;
 	char *log = read_file(logpath, &len);
 	int ret;
 
-	if (!log)
-		return -errno;
+	if (!log) {
+		ret = -errno;
+		pr_err("%s: %s", logpath, strerror(-ret));
+		return ret;
+	}
 	ret = workload_parse_log(c->w, log, len, &part);
 	free(log);
 	if (!ret)
@@ -293,21 +302,68 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = wl_metrics_set(&part, counted->v[i].key, counted->v[i].value);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
-	snprintf(path, sizeof(path), "%s/stats.json", dir);
-	if (!ret)
-		ret = run_write_stats(path, &all);
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (!ret)
-		ret = write_file_atomic(path, write_meta, c);
+	if (!ret && asprintf(&path, "%s/stats.json", dir) < 0)
+		ret = -ENOMEM, path = NULL;
+	if (!ret && (ret = run_write_stats(path, &all)))
+		pr_err("%s: %s", path, strerror(-ret));
+	free(path);
+	path = NULL;
+	if (!ret && asprintf(&path, "%s/meta.json", dir) < 0)
+		ret = -ENOMEM, path = NULL;
+	if (!ret && (ret = write_file_atomic(path, write_meta, c)))
+		pr_err("%s: %s", path, strerror(-ret));
+	free(path);
 	wl_metrics_release(&part);
 	wl_metrics_release(&all);
 	return ret;
 }
 
+/* malloc'd "fmt...", or NULL (ENOMEM): paths have no fixed limit, the kernel says when too long */
+static char *path_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *path_of(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/*
+ * Give the complete run in @tmpdir its number: the next free one under c->base, retried when a
+ * concurrent run took it. The final directory in *@final, or -errno (printed).
+ */
+static int claim_number(struct run_ctx *c, const char *tmpdir, char **final)
+{
+	int ret;
+
+	for (int tries = 0; tries < 100; tries++) {
+		*final = path_of("%s/%d", c->base, run_next_number(c->base));
+		if (!*final)
+			return -ENOMEM;
+		if (!rename(tmpdir, *final))
+			return 0;
+		ret = -errno;
+		if (ret != -EEXIST && ret != -ENOTEMPTY) {
+			pr_err("%s: %s", *final, strerror(-ret));
+			free(*final);
+			*final = NULL;
+			return ret;
+		}
+		free(*final);
+		*final = NULL;
+	}
+	pr_err("%s: no free run number after 100 tries", c->base);
+	return -EEXIST;
+}
+
 /* One run: 0, -EINTR when interrupted, or another -errno (the reason already printed). */
 static int run_once(struct run_ctx *c)
 {
-	char tmpdir[3100], logpath[3400], final[3400], err[512] = "";
+	char *tmpdir, *logpath = NULL, *final = NULL, *stats = NULL, err[512] = "";
 	struct run_result res = { 0 };
 	struct run_profile *prof = NULL;
 	struct stat_session *counters = NULL;
@@ -319,19 +375,32 @@ static int run_once(struct run_ctx *c)
 	FILE *log = NULL;
 	pid_t pid;
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s/.run-%d.tmp", c->base, (int)getpid());
+	tmpdir = path_of("%s/.run-%d.tmp", c->base, (int)getpid());
+	if (!tmpdir)
+		return -ENOMEM;
 	run_remove_tree(tmpdir);
 	ret = run_mkdirs(tmpdir);
 	if (ret) {
 		pr_err("%s: %s", tmpdir, strerror(-ret));
+		free(tmpdir);
 		return ret;
 	}
-	snprintf(logpath, sizeof(logpath), "%s/%s.log", tmpdir, workload_name(c->w));
-	log = fopen(logpath, "we");
-	mon = monitor_new();
-	if (!log || !mon || pipe2(go, O_CLOEXEC)) {
+	logpath = path_of("%s/%s.log", tmpdir, workload_name(c->w));
+	log = logpath ? fopen(logpath, "we") : NULL;
+	if (!log) {
 		ret = -errno;
-		pr_err("%s: %s", logpath, strerror(errno));
+		pr_err("%s: %s", logpath ? logpath : tmpdir, strerror(-ret));
+		goto out;
+	}
+	mon = monitor_new();
+	if (!mon) {
+		ret = -ENOMEM;
+		pr_err("monitors: %s", strerror(-ret));
+		goto out;
+	}
+	if (pipe2(go, O_CLOEXEC)) {
+		ret = -errno;
+		pr_err("pipe: %s", strerror(-ret));
 		goto out;
 	}
 	ret = workload_prepare(c->w, &c->p, &env, err, sizeof(err));
@@ -347,35 +416,43 @@ static int run_once(struct run_ctx *c)
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
-		pr_err("fork: %s", strerror(errno));
+		pr_err("fork: %s", strerror(-ret));
 		goto out;
 	}
 	if (pid == 0) {
 		close(go[1]);
 		child_main(c, env, go[0], log);
 	}
-	setpgid(pid, pid);
 	close(go[0]);
 	go[0] = -1;
-	monitor_sample(mon);
-	if (c->profile) {
-		snprintf(final, sizeof(final), "%s/perf.data", tmpdir);
-		ret = run_profile_start(&prof, final, c->event);
-		if (ret) {
-			kill(pid, SIGKILL);
-			reap_group(pid);
-			goto out;
-		}
+	/* the child does the same; whichever is first, the group exists before "go" */
+	ret = setpgid(pid, pid) && errno != EACCES ? -errno : 0;
+	if (ret)
+		pr_err("%s: setpgid: %s", workload_name(c->w), strerror(-ret));
+	if (!ret && (ret = monitor_sample(mon)))
+		pr_err("monitors: %s", strerror(-ret));
+	if (!ret && c->profile) {
+		final = path_of("%s/perf.data", tmpdir);
+		ret = final ? run_profile_start(&prof, final, c->event) : -ENOMEM;
+		free(final);
+		final = NULL;
+	}
+	if (ret) {
+		kill(pid, SIGKILL);
+		reap_group(pid);
+		goto out;
 	}
 	run_counters_start(&counters);
 	if (write(go[1], "g", 1) != 1) {	/* go */
 		ret = -errno;
+		pr_err("pipe: %s", strerror(-ret));
 		kill(pid, SIGKILL);
 		reap_group(pid);
 		goto out;
 	}
 	ret = supervise(c, pid, mon, &res, run_no);
-	monitor_sample(mon);
+	if (!ret && (ret = monitor_sample(mon)))
+		pr_err("monitors: %s", strerror(-ret));
 	if (run_counters_stop(counters, &counted) && !ret)
 		ret = -ENOMEM;
 	counters = NULL;
@@ -417,20 +494,12 @@ out:
 		if (!ret)
 			ret = -EIO;
 	}
+	/* the run is complete: give it its number */
+	if (!ret)
+		ret = claim_number(c, tmpdir, &final);
 	if (ret) {
 		run_remove_tree(tmpdir);
-		return ret;
-	}
-	/* the run is complete: give it its number (retry if a concurrent run took it) */
-	for (int tries = 0; tries < 100; tries++) {
-		snprintf(final, sizeof(final), "%s/%d", c->base, run_next_number(c->base));
-		if (!rename(tmpdir, final))
-			break;
-		if (errno != EEXIST && errno != ENOTEMPTY) {
-			pr_err("%s: %s", final, strerror(errno));
-			run_remove_tree(tmpdir);
-			return -errno;
-		}
+		goto free_paths;
 	}
 	c->main_values[c->nr_done++] = main_value;
 	/* later runs sample what the first one settled on (no repeated fallback notice) */
@@ -439,12 +508,17 @@ out:
 		c->event = c->event_copy;
 	}
 	c->last_duration = res.elapsed;
-	snprintf(logpath, sizeof(logpath), "%.3380s/stats.json", final);
-	ret = run_update_matrix(c->base, logpath, err, sizeof(err));
+	stats = path_of("%s/stats.json", final);
+	ret = stats ? run_update_matrix(c->base, stats, err, sizeof(err)) : -ENOMEM;
 	if (ret)
 		pr_err("%s/matrix.json: %s", c->base, err[0] ? err : strerror(-ret));
 	pr_info("%s: run %d done in %.1fs -> %s", workload_name(c->w), c->nr_done, res.elapsed,
 		final);
+free_paths:
+	free(stats);
+	free(final);
+	free(logpath);
+	free(tmpdir);
 	return ret;
 }
 
@@ -471,7 +545,7 @@ static void summary(const struct run_ctx *c)
 
 static int setup(struct run_ctx *c)
 {
-	char dir[4096], *abs;
+	char *abs;
 	int ret;
 
 	if (uname(&c->uts))
@@ -485,12 +559,16 @@ static int setup(struct run_ctx *c)
 		return ret;
 	}
 	abs = realpath(c->results, NULL);
-	if (!abs)
-		return -errno;
-	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", abs, workload_name(c->w), c->path_params,
-		 c->uts.release);
+	if (!abs) {
+		ret = -errno;
+		pr_err("%s: %s", c->results, strerror(-ret));
+		return ret;
+	}
+	c->base = path_of("%s/%s/%s/%s", abs, workload_name(c->w), c->path_params,
+			  c->uts.release);
 	free(abs);
-	memcpy(c->base, dir, sizeof(c->base));
+	if (!c->base)
+		return -ENOMEM;
 	ret = run_mkdirs(c->base);
 	if (ret)
 		pr_err("%s: %s", c->base, strerror(-ret));
@@ -569,14 +647,19 @@ int cmd_run(int argc, char **argv)
 	c.main_values = calloc((size_t)c.nr_runs, sizeof(double));
 	if (!c.main_values || setup(&c)) {
 		free(c.main_values);
+		free(c.base);
 		return KPROF_EXIT_ERROR;
 	}
 
+	/* interrupts end a run cleanly; as subreaper we reap what the workload leaves behind */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL) || prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		pr_err("run: signal setup: %s", strerror(errno));
+		free(c.main_values);
+		free(c.base);
+		return KPROF_EXIT_ERROR;
+	}
 
 	for (int i = 0; i < c.nr_runs && !ret && !run_interrupted; i++)
 		ret = run_once(&c);
@@ -591,5 +674,6 @@ int cmd_run(int argc, char **argv)
 	run_profile_exit();
 	free(c.event_copy);
 	free(c.main_values);
+	free(c.base);
 	return status;
 }

@@ -197,8 +197,12 @@ static int setup_tracepoints(struct record_session *rs, const struct record_opts
 		snprintf(err, errlen, "--filter needs a tracepoint event (-e subsys:name)");
 		ret = -EINVAL;
 	}
-	if (!ret && nr)
+	if (!ret && nr) {
 		ret = synth_tracing_data(sys, ev, nr, &rs->tracing_data, &rs->tracing_len);
+		if (ret)
+			snprintf(err, errlen, "%s: tracepoint formats for TRACING_DATA: %s",
+				 tracefs_dir() ? tracefs_dir() : "tracefs", strerror(-ret));
+	}
 	free(sys);
 	free(ev);
 	return ret;

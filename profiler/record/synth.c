@@ -303,20 +303,25 @@ static void blob_text(struct blob *b, const char *text, size_t len)
 	blob_put(b, text, len);
 }
 
+/* A file of tracefs/events, whole: one that cannot be read fails the payload, never empties it. */
 static void blob_events_file(struct blob *b, const char *name)
 {
-	char path[512];
 	size_t len = 0;
-	char *text;
-	FILE *fp;
+	char *path, *text = NULL;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/events/%s", tracefs_dir(), name);
-	fp = fopen(path, "r");
-	text = fp ? malloc(1 << 16) : NULL;
-	if (text)
-		len = fread(text, 1, 1 << 16, fp);
-	if (fp)
-		fclose(fp);
+	if (b->error)
+		return;
+	if (asprintf(&path, "%s/events/%s", tracefs_dir(), name) < 0) {
+		b->error = -ENOMEM;
+		return;
+	}
+	ret = read_whole_file(path, 0, &text, &len);
+	free(path);
+	if (ret) {
+		b->error = ret;
+		return;
+	}
 	blob_text(b, text, len);
 	free(text);
 }
@@ -369,7 +374,10 @@ int synth_tracing_data(char *const *systems, char *const *events, size_t nr, voi
 			if (strcmp(systems[j], systems[i]))
 				continue;
 			fmt = tracepoint_format(systems[j], events[j], &flen);
-			blob_text(&b, fmt, fmt ? flen : 0);
+			if (!fmt && !b.error)
+				b.error = -errno;	/* not an empty format perf would misread */
+			if (fmt)
+				blob_text(&b, fmt, flen);
 			free(fmt);
 		}
 	}
