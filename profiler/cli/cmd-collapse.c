@@ -84,6 +84,7 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 
 	*a = (struct collapse_args){ 0 };
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -115,7 +116,8 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 			break;
 		case OPT_COUNT:
 			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
-				return pr_err("collapse: --count is period or samples"), -1;
+				return cli_bad_value("collapse", "--count", optarg,
+						     "period or samples"), -1;
 			a->count_samples = !strcmp(optarg, "samples");
 			break;
 		case OPT_COMPAT:
@@ -130,14 +132,14 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 		case 'h':
 			return 1;
 		default:
-			return -1;
+			return cli_bad_option("collapse", argv, "i:o:h", longopts), -1;
 		}
 	}
 	/* stackcollapse-perf.pl takes its input as an argument */
 	if (optind < argc && !a->input)
 		a->input = argv[optind++];
 	if (optind < argc)
-		return pr_err("collapse: unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error("collapse", "unexpected argument '%s'", argv[optind]), -1;
 	a->load.keep_pid = *flags & (SCRIPT_PID | SCRIPT_TID);
 	a->load.keep_tid = *flags & SCRIPT_TID;
 	a->load.keep_addrs = *flags & SCRIPT_ADDRS;
@@ -329,7 +331,8 @@ int cmd_collapse(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
+		if (ret > 0)
+			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	input = a.input ? a.input : default_input();

@@ -42,6 +42,25 @@ struct profile;
  */
 void warn_stale_files(const char *input, const struct profile *p);
 
+/*
+ * ---- reporting (cli-util.c): every message to the user goes through these ----
+ * cli_fail: "kprof: error: <subject>: <reason>" (@err when non-empty, else strerror of @ret);
+ * returns KPROF_EXIT_ERROR.
+ * cli_bad_value: "kprof: error: <cmd>: <opt> '<value>': <what is valid>"; KPROF_EXIT_USAGE.
+ * cli_usage_error: "kprof: error: <cmd>: <what> (see 'kprof help <cmd>')"; KPROF_EXIT_USAGE.
+ * cli_bad_option: after getopt_long() returned '?' (with opterr = 0): the unknown option, or
+ * the one that needs a value, through cli_usage_error.
+ */
+struct option;
+int cli_fail(const char *subject, int ret, const char *err);
+int cli_bad_value(const char *cmd, const char *opt, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_bad_option(const char *cmd, char **argv, const char *optstring,
+		   const struct option *longopts);
+/* A target option (-p, -e, -C, --duration; see target_opt()) whose value is not @what. */
+int cli_bad_target(const char *cmd, int c, const char *value, const char *what);
+
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 KPROF_COMMANDS(KPROF_CMD_DECLARE)
 #undef KPROF_CMD_DECLARE

@@ -61,6 +61,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 	*a = (struct report_args){ .input = "perf.data", .calltrace_min = 0.5 };
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -74,7 +75,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else if (!strcmp(optarg, "json"))
 				a->format = FORMAT_JSON;
 			else
-				return pr_err("report: unknown format '%s'", optarg), -1;
+				return cli_bad_value("report", "--format", optarg,
+						     "lkp, table or json"), -1;
 			break;
 		case 'V':
 			a->load.vmlinux = optarg;
@@ -84,22 +86,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'w':
 			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
-				return pr_err("report: --weight is period or samples"), -1;
+				return cli_bad_value("report", "--weight", optarg,
+						     "period or samples"), -1;
 			a->weight_samples = !strcmp(optarg, "samples");
 			break;
 		case 'c':
 			a->calltrace_min = strtod(optarg, &end);
 			if (end == optarg || *end || a->calltrace_min < 0 || a->calltrace_min > 100)
-				return pr_err("report: bad --calltrace-min '%s'", optarg), -1;
+				return cli_bad_value("report", "--calltrace-min", optarg,
+						     "a percentage, 0 to 100"), -1;
 			break;
 		case 'h':
 			return 1;
 		default:
-			return -1;
+			return cli_bad_option("report", argv, "i:f:h", longopts), -1;
 		}
 	}
 	if (optind < argc)
-		return pr_err("report: unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]), -1;
 	return 0;
 }
 
@@ -176,7 +180,8 @@ int cmd_report(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
+		if (ret > 0)
+			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));

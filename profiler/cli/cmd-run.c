@@ -593,14 +593,13 @@ int cmd_run(int argc, char **argv)
 
 	wl_params_init(&c.p);
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "r:e:o:lh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			c.nr_runs = (int)strtol(optarg, &end, 10);
-			if (*end || c.nr_runs < 1 || c.nr_runs > 1000) {
-				pr_err("--runs '%s': expected 1..1000", optarg);
-				return KPROF_EXIT_USAGE;
-			}
+			if (*end || c.nr_runs < 1 || c.nr_runs > 1000)
+				return cli_bad_value("run", "--runs", optarg, "1 to 1000");
 			break;
 		case 'e':
 			c.event = optarg;
@@ -617,29 +616,20 @@ int cmd_run(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		default:
-			usage(stderr);
-			return KPROF_EXIT_USAGE;
+			return cli_bad_option("run", argv, "r:e:o:lh", longopts);
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return KPROF_EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return cli_usage_error("run", "no WORKLOAD given");
 	c.w = workload_find(argv[optind]);
-	if (!c.w) {
-		pr_err("'%s' is not a workload (see 'kprof run --list')", argv[optind]);
-		return KPROF_EXIT_USAGE;
-	}
-	for (int i = optind + 1; i < argc; i++) {
-		if (wl_params_set(&c.p, argv[i], err, sizeof(err))) {
-			pr_err("%s", err);
-			return KPROF_EXIT_USAGE;
-		}
-	}
-	if (workload_resolve(c.w, &c.p, err, sizeof(err))) {
-		pr_err("%s", err);
-		return KPROF_EXIT_USAGE;
-	}
+	if (!c.w)
+		return cli_usage_error("run", "'%s' is not a workload (see 'kprof run --list')",
+				       argv[optind]);
+	for (int i = optind + 1; i < argc; i++)
+		if (wl_params_set(&c.p, argv[i], err, sizeof(err)))
+			return cli_usage_error("run", "%s", err);
+	if (workload_resolve(c.w, &c.p, err, sizeof(err)))
+		return cli_usage_error("run", "%s", err);
 	if (workload_needs_root(c.w) && geteuid()) {
 		pr_err("%s: needs root (hugetlb reservation or loop mount)", workload_name(c.w));
 		return KPROF_EXIT_ERROR;

@@ -233,6 +233,7 @@ static int parse(int argc, char **argv, struct trace_args *a)
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:f:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -246,24 +247,20 @@ static int parse(int argc, char **argv, struct trace_args *a)
 			break;
 		case OPT_TOP:
 			a->top = strtoul(optarg, &end, 10);
-			if (*end || !a->top) {
-				pr_err("trace: bad --top '%s'", optarg);
-				return KPROF_EXIT_USAGE;
-			}
+			if (*end || !a->top)
+				return cli_bad_value("trace", "--top", optarg, "a positive integer");
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return KPROF_EXIT_OK;
 		default:
-			fputs(usage_text, stderr);
-			return KPROF_EXIT_USAGE;
+			return cli_bad_option("trace", argv, "i:f:h", long_opts);
 		}
 	}
-	if (optind < argc || (a->hist && !a->field)) {
-		pr_err("trace: %s", optind < argc ? "unexpected argument" : "--hist needs --field");
-		fputs(usage_text, stderr);
-		return KPROF_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind]);
+	if (a->hist && !a->field)
+		return cli_usage_error("trace", "--hist needs --field");
 	return -1;
 }
 

@@ -111,11 +111,14 @@ static int load_perf_data(const char *path, struct flame_tree *tree, enum flame_
 	struct profile_load_opts po = { .vmlinux = o->vmlinux, .kallsyms = o->kallsyms };
 	const struct profile_event *ev;
 	struct profile *p;
+	char why[512] = "";
 	int ret;
 
-	ret = profile_load(path, &po, &p, err, errlen);
-	if (ret)
+	ret = profile_load(path, &po, &p, why, sizeof(why));
+	if (ret) {	/* profile_load names no file: the caller does */
+		snprintf(err, errlen, "%s: %s", path, why[0] ? why : strerror(-ret));
 		return ret;
+	}
 	ev = pick_event(p, o->event);
 	if (!ev) {
 		size_t n = snprintf(err, errlen, o->event ? "%s: no samples of event '%s' (has:" :
