@@ -166,7 +166,7 @@ static int is_perf_data(const char *path)
 	if (fd < 0)
 		return -errno;
 	n = read(fd, head, sizeof(head));
-	ret = n < 0 ? -errno : perf_file_magic_ok(head, (size_t)n);
+	ret = n < 0 ? -errno : pd_magic_ok(head, (size_t)n);
 	close(fd);
 	return ret;
 }
@@ -181,7 +181,7 @@ static bool stdin_is_perf_data(void)
 	if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
 		return false;
 	n = pread(STDIN_FILENO, head, sizeof(head), 0);
-	return n > 0 && perf_file_magic_ok(head, (size_t)n);
+	return n > 0 && pd_magic_ok(head, (size_t)n);
 }
 
 /* The event the Perl script would keep: --event-filter, else the first. */
@@ -266,8 +266,7 @@ static int collapse_perf_data(const struct collapse_args *a, const char *input)
 
 	ret = profile_load(input, &a->load, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", input, err);
-		return KPROF_EXIT_ERROR;
+		return cli_fail(input, ret, err);
 	}
 	warn_stale_files(input, p);
 	if (a->script.flags & SCRIPT_JIT)

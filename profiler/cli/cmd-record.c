@@ -169,8 +169,7 @@ int cmd_record(int argc, char **argv)
 		pr_debug("record: %s, writing %s", strsignal(sig), o.output);
 	ret = record_session_stop(rs, &st);
 	if (ret) {
-		pr_err("record: %s: %s", o.output, strerror(-ret));
-		ret = KPROF_EXIT_ERROR;
+		ret = cli_fail(o.output, ret, NULL);
 		goto out;
 	}
 	pr_info("recorded %llu samples (%llu lost, %llu throttled) of %s into %s",

@@ -186,8 +186,7 @@ int cmd_report(int argc, char **argv)
 	}
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", a.input, err);
-		return KPROF_EXIT_ERROR;
+		return cli_fail(a.input, ret, err);
 	}
 	report_losses(a.input, p);
 	if (!p->nr_events)

@@ -26,7 +26,7 @@
  */
 #define QUEUE_LIMIT	(256u << 20)
 
-int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
+int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 {
 	r->buf = malloc(READ_BUF_SIZE);
 	if (!r->buf)
@@ -37,7 +37,7 @@ int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-void reader_data_release(struct perf_reader *r)
+void reader_data_release(struct pd_reader *r)
 {
 	free(r->buf);
 	free(r->arena);
@@ -48,7 +48,7 @@ void reader_data_release(struct perf_reader *r)
 }
 
 /* Make @n bytes of the data section available at buf + buf_pos. */
-static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+static int fill(struct pd_reader *r, size_t n, char *err, size_t errlen)
 {
 	uint64_t want;
 	int ret;
@@ -71,7 +71,7 @@ static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 }
 
 /* The next record in file order: 1, 0 at the end of the data section, or -errno. */
-static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+static int next_raw(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	uint64_t off = r->buf_off + r->buf_pos;
 	int ret;
@@ -106,14 +106,14 @@ static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, s
 	return 1;
 }
 
-static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+static int corrupt(const struct pd_record *rec, char *err, size_t errlen)
 {
 	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
 			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 }
 
 /* Find a sample's attr (by its id when there are several) and its time. */
-static int classify_sample(struct perf_reader *r, struct perf_record *rec, char *err,
+static int classify_sample(struct pd_reader *r, struct pd_record *rec, char *err,
 			   size_t errlen)
 {
 	uint64_t type;
@@ -122,7 +122,7 @@ static int classify_sample(struct perf_reader *r, struct perf_record *rec, char 
 	if (r->nr_attrs > 1) {
 		if (rec->body_len < ((size_t)r->id_pos + 1) * 8)
 			return corrupt(rec, err, errlen);
-		rec->attr = reader_attr_by_id(r, perf_u64_at(rec->body, (size_t)r->id_pos));
+		rec->attr = reader_attr_by_id(r, pd_u64_at(rec->body, (size_t)r->id_pos));
 		if (!rec->attr)
 			return 0;
 	} else {
@@ -135,35 +135,35 @@ static int classify_sample(struct perf_reader *r, struct perf_record *rec, char 
 	     !!(type & PERF_SAMPLE_TID);
 	if (rec->body_len < (at + 1) * 8)
 		return corrupt(rec, err, errlen);
-	rec->time = perf_u64_at(rec->body, at);
+	rec->time = pd_u64_at(rec->body, at);
 	return 0;
 }
 
 /* A kernel record other than a sample: attr and time from its sample_id_all trailer. */
-static int classify_other(struct perf_reader *r, struct perf_record *rec, char *err,
+static int classify_other(struct pd_reader *r, struct pd_record *rec, char *err,
 			  size_t errlen)
 {
-	const struct perf_evattr *ev = &r->attrs[0];
-	struct perf_sample id;
+	const struct pd_evattr *ev = &r->attrs[0];
+	struct pd_sample id;
 
 	if (!ev->attr.sample_id_all)
 		return 0;
 	if (r->nr_attrs > 1) {
 		if (rec->body_len < (size_t)r->is_pos * 8)
 			return corrupt(rec, err, errlen);
-		ev = reader_attr_by_id(r, perf_u64_at(rec->body, rec->body_len / 8 -
+		ev = reader_attr_by_id(r, pd_u64_at(rec->body, rec->body_len / 8 -
 						      (size_t)r->is_pos));
 		if (!ev)
 			return 0;
 	}
-	if (perf_sample_id_decode(rec->body, rec->body_len, &ev->attr, &id))
+	if (pd_sample_id_decode(rec->body, rec->body_len, &ev->attr, &id))
 		return corrupt(rec, err, errlen);
 	rec->attr = ev;
 	rec->time = id.time;
 	return 0;
 }
 
-static int enqueue(struct perf_reader *r, const struct perf_record *rec)
+static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 {
 	struct queued_record *q;
 	unsigned char *a;
@@ -227,7 +227,7 @@ static void merge_runs(const struct queued_record *a, size_t na, const struct qu
  * neighbouring runs until one is left costs n log(runs) instead of a general sort's n log(n)
  * (glibc's qsort also sorts records this large indirectly). Without memory for that, qsort.
  */
-static void sort_queue(struct perf_reader *r)
+static void sort_queue(struct pd_reader *r)
 {
 	struct queued_record *v = r->queue, *tmp, *swap;
 	size_t n = r->nr_queued, nr_runs = 0, *runs;
@@ -276,7 +276,7 @@ static void sort_queue(struct perf_reader *r)
 }
 
 /* Release the queued records with time <= @limit (perf's do_flush). */
-static void flush(struct perf_reader *r, uint64_t limit)
+static void flush(struct pd_reader *r, uint64_t limit)
 {
 	size_t n = 0;
 
@@ -292,7 +292,7 @@ static void flush(struct perf_reader *r, uint64_t limit)
 }
 
 /* Drop the released records; the rest move to the front of a fresh arena. */
-static int compact(struct perf_reader *r)
+static int compact(struct pd_reader *r)
 {
 	size_t len = 0, keep = r->nr_queued - r->ready;
 	unsigned char *a2, *tmp;
@@ -324,7 +324,7 @@ static int compact(struct perf_reader *r)
 	return 0;
 }
 
-static void deliver_queued(struct perf_reader *r, struct perf_record *rec)
+static void deliver_queued(struct pd_reader *r, struct pd_record *rec)
 {
 	const struct queued_record *q = &r->queue[r->ready_pos++];
 
@@ -337,7 +337,7 @@ static void deliver_queued(struct perf_reader *r, struct perf_record *rec)
 }
 
 /* Route one record from the file: 1 = hand it out now, 0 = queued or dropped, -errno. */
-static int route(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+static int route(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret;
 
@@ -382,12 +382,12 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 	return 0;
 }
 
-void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes)
+void pd_reader_set_queue_limit(struct pd_reader *r, size_t bytes)
 {
 	r->queue_limit = bytes;
 }
 
-int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret;
 

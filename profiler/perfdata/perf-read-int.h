@@ -15,24 +15,24 @@ struct reader_id {
 	size_t		attr;
 };
 
-/* A record waiting in the time-ordering queue. Its bytes are in perf_reader.arena. */
+/* A record waiting in the time-ordering queue. Its bytes are in pd_reader.arena. */
 struct queued_record {
 	uint64_t			time, seq, offset;
 	size_t				at;	/* offset of the record in the arena */
-	const struct perf_evattr	*attr;
+	const struct pd_evattr	*attr;
 };
 
-struct perf_reader {
+struct pd_reader {
 	int			fd;
 	uint64_t		file_size;
-	struct perf_file_header	header;
-	struct perf_evattr	*attrs;
+	struct pd_file_header	header;
+	struct pd_evattr	*attrs;
 	size_t			nr_attrs;
 	struct reader_id	*ids;		/* sorted by id; only with several attrs */
 	size_t			nr_ids;
-	int			id_pos, is_pos;	/* see perf_sample_id_pos() */
-	struct perf_file_info	info;
-	struct perf_record_stats stats;
+	int			id_pos, is_pos;	/* see pd_sample_id_pos() */
+	struct pd_file_info	info;
+	struct pd_record_stats stats;
 
 	/* Sequential reading of the data section through buf. */
 	unsigned char		*buf;
@@ -55,19 +55,19 @@ struct perf_reader {
 	bool			eof;
 };
 
-int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+int reader_pread(struct pd_reader *r, void *buf, size_t len, uint64_t off,
 		 char *err, size_t errlen);
-const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id);
+const struct pd_evattr *reader_attr_by_id(const struct pd_reader *r, uint64_t id);
 
-static inline bool feature_set(const struct perf_reader *r, unsigned int bit)
+static inline bool feature_set(const struct pd_reader *r, unsigned int bit)
 {
 	return r->header.adds_features[bit / 64] & (1ULL << (bit % 64));
 }
 
 /* perf-read-features.c: the feature sections (and event names). */
-int reader_read_features(struct perf_reader *r, char *err, size_t errlen);
+int reader_read_features(struct pd_reader *r, char *err, size_t errlen);
 /* perf-read-data.c: the record stream. */
-int reader_data_init(struct perf_reader *r, char *err, size_t errlen);
-void reader_data_release(struct perf_reader *r);
+int reader_data_init(struct pd_reader *r, char *err, size_t errlen);
+void reader_data_release(struct pd_reader *r);
 
 #endif

@@ -78,7 +78,7 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	ret = read_whole_fd(STDIN_FILENO, 0, &buf, &len);
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
-	if (perf_file_magic_ok(buf, len)) {
+	if (pd_magic_ok(buf, len)) {
 		snprintf(err, errlen, "standard input: give perf.data as a file (-i PATH)");
 		free(buf);
 		return -EINVAL;
@@ -156,7 +156,7 @@ static int load_file(const char *path, struct flame_tree *tree, enum flame_side 
 		return ret;
 	}
 	n = fread(head, 1, sizeof(head), fp);
-	if (perf_file_magic_ok(head, n)) {
+	if (pd_magic_ok(head, n)) {
 		fclose(fp);
 		return load_perf_data(path, tree, side, o, err, errlen);
 	}

@@ -226,7 +226,7 @@ void pipe_batch_release(struct pipe_batch *b);
 struct resolver {
 	const struct profile_load_opts	*o;
 	struct sym_opts			sym_opts;	/* strings owned by the caller */
-	const struct perf_build_id	*build_ids;	/* the reader's, nr_build_ids */
+	const struct pd_build_id	*build_ids;	/* the reader's, nr_build_ids */
 	size_t				nr_build_ids;
 	struct sym_session		*sym;
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */

@@ -26,7 +26,7 @@
 
 struct loader {
 	const struct profile_load_opts	*o;
-	struct perf_reader		*r;
+	struct pd_reader		*r;
 	struct profile			*p;
 	uint64_t			*nr_samples;	/* per attr */
 	struct agg_table		agg;		/* raw samples not yet sent */
@@ -82,7 +82,7 @@ static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, 
 }
 
 /* Which samples a record can change the meaning of (see flush_samples()). */
-static int flush_for(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+static int flush_for(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
 {
 	int32_t ids[3] = { -1, -1, -1 };	/* pid, tid (MMAP, COMM) / pid, ppid, tid (FORK) */
 
@@ -102,14 +102,14 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 	}
 }
 
-static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+static int corrupt(const struct pd_record *rec, char *err, size_t errlen)
 {
 	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
 		       (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 }
 
 /* True when the body of an MMAP, MMAP2, COMM or FORK record holds what it must. */
-static bool record_ok(const struct perf_record *rec)
+static bool record_ok(const struct pd_record *rec)
 {
 	size_t name_at;
 
@@ -129,7 +129,7 @@ static bool record_ok(const struct perf_record *rec)
 }
 
 /* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
-static int send_record(struct loader *l, const struct perf_record *rec, char *err,
+static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 		       size_t errlen)
 {
 	size_t words = sizeof(struct pipe_record) / 8 + (rec->body_len + 7) / 8;
@@ -154,14 +154,14 @@ static int send_record(struct loader *l, const struct perf_record *rec, char *er
 	return 0;
 }
 
-static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
+static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
-	const struct perf_evattr *ev = rec->attr;
-	struct perf_sample s;
+	const struct pd_evattr *ev = rec->attr;
+	struct pd_sample s;
 	struct agg_key k;
 
-	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
+	if (pd_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
 	    s.callchain_nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
@@ -177,7 +177,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
 }
 
-static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+static int process(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret = 0;
 
@@ -194,13 +194,13 @@ static int process(struct loader *l, const struct perf_record *rec, char *err, s
 	case PERF_RECORD_LOST:		/* u64 id, lost */
 		if (rec->body_len < 16)
 			return corrupt(rec, err, errlen);
-		l->p->nr_lost += perf_u64_at(rec->body, 1);
+		l->p->nr_lost += pd_u64_at(rec->body, 1);
 		l->p->nr_lost_records++;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
 		if (rec->body_len < 8)
 			return corrupt(rec, err, errlen);
-		l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
+		l->p->nr_lost_samples += pd_u64_at(rec->body, 0);
 		break;
 	case PERF_RECORD_THROTTLE:
 		l->p->nr_throttle++;
@@ -229,8 +229,8 @@ static char *default_kallsyms(const char *path)
 
 static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 {
-	const struct perf_file_info *in = perf_reader_info(l->r);
-	size_t nr = perf_reader_nr_attrs(l->r);
+	const struct pd_file_info *in = pd_reader_info(l->r);
+	size_t nr = pd_reader_nr_attrs(l->r);
 	struct resolver *res = &l->res;
 	int ret;
 
@@ -264,7 +264,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 /* Hand the call graphs of the events that have samples to the profile, in attr order. */
 static int collect_events(struct loader *l, char *err, size_t errlen)
 {
-	size_t nr = perf_reader_nr_attrs(l->r);
+	size_t nr = pd_reader_nr_attrs(l->r);
 	struct callgraph **cgs = l->res.cgs;
 	struct sym_stats st;
 
@@ -282,7 +282,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 
 		if (!cgs[i])
 			continue;
-		e->name = strdup(perf_reader_attr(l->r, i)->name);
+		e->name = strdup(pd_reader_attr(l->r, i)->name);
 		if (!e->name)
 			return err_set(err, errlen, -ENOMEM, "out of memory");
 		e->cg = cgs[i];
@@ -292,7 +292,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
-	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id;
+	l->p->nr_unknown_id = pd_reader_stats(l->r)->unknown_id;
 	return 0;
 }
 
@@ -325,7 +325,7 @@ static void loader_release(struct loader *l)
 	free(l->kallsyms);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
-	perf_reader_close(l->r);
+	pd_reader_close(l->r);
 }
 
 int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
@@ -333,15 +333,15 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 {
 	static const struct profile_load_opts defaults;
 	struct loader l = { .o = o ? o : &defaults };
-	struct perf_record rec;
+	struct pd_record rec;
 	int ret;
 
 	*out = NULL;
-	ret = perf_reader_open(path, &l.r, err, errlen);
+	ret = pd_reader_open(path, &l.r, err, errlen);
 	if (ret)
 		return ret;
 	ret = setup(&l, path, err, errlen);
-	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
+	while (!ret && (ret = pd_reader_next(l.r, &rec, err, errlen)) > 0)
 		ret = process(&l, &rec, err, errlen);
 	ret = finish(&l, ret, err, errlen);
 	if (!ret)

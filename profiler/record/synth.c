@@ -66,12 +66,12 @@ static void rec_string(struct rec *r, const char *s)
 	r->len += padded - n;
 }
 
-static void rec_end(struct perf_writer *w, struct rec *r, size_t id_hdr)
+static void rec_end(struct pd_writer *w, struct rec *r, size_t id_hdr)
 {
 	memset(r->bytes + r->len, 0, id_hdr);
 	r->len += id_hdr;
 	r->h.size = (uint16_t)r->len;
-	perf_writer_add(w, r->bytes);
+	pd_writer_add(w, r->bytes);
 }
 
 size_t synth_id_hdr_size(uint64_t st)
@@ -87,7 +87,7 @@ size_t synth_id_hdr_size(uint64_t st)
 	return n;
 }
 
-int synth_kernel_mmap(struct perf_writer *w, size_t id_hdr, const char *kallsyms)
+int synth_kernel_mmap(struct pd_writer *w, size_t id_hdr, const char *kallsyms)
 {
 	unsigned long long addr, text = 0, stext = 0, etext = 0;
 	char line[512], type, name[256];
@@ -135,7 +135,7 @@ static int read_line_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static void synth_comm(struct perf_writer *w, size_t id_hdr, pid_t pid, pid_t tid)
+static void synth_comm(struct pd_writer *w, size_t id_hdr, pid_t pid, pid_t tid)
 {
 	char path[64], comm[64];
 	struct rec r;
@@ -160,7 +160,7 @@ static void synth_comm(struct perf_writer *w, size_t id_hdr, pid_t pid, pid_t ti
 }
 
 /* One /proc/PID/maps line -> MMAP2, for executable mappings only (perf's default). */
-static void synth_map_line(struct perf_writer *w, size_t id_hdr, pid_t pid, const char *line)
+static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const char *line)
 {
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
@@ -195,7 +195,7 @@ static void synth_map_line(struct perf_writer *w, size_t id_hdr, pid_t pid, cons
 	rec_end(w, &r, id_hdr);
 }
 
-int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid)
+int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid)
 {
 	char path[64], *line = NULL;
 	struct dirent *de;
@@ -227,7 +227,7 @@ int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid)
 	return 0;
 }
 
-int synth_all_tasks(struct perf_writer *w, size_t id_hdr)
+int synth_all_tasks(struct pd_writer *w, size_t id_hdr)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;

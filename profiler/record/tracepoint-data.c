@@ -57,8 +57,8 @@ static const char *take_string(struct cursor *c)
 /* Read the feature payload of bit @feat into a malloc'd buffer; -ENOENT when absent. */
 static int read_feature(FILE *fp, int feat, char **buf, size_t *len)
 {
-	struct perf_file_header h;
-	struct perf_file_section sec;
+	struct pd_file_header h;
+	struct pd_file_section sec;
 	size_t index = 0;
 
 	if (fread(&h, sizeof(h), 1, fp) != 1 || h.magic != PERF_FILE_MAGIC2)
