@@ -31,12 +31,9 @@ struct run_profile {
 	struct kv_list		keys;		/* perf-profile.* of this run */
 };
 
-static char *event_used;			/* of the latest profile, for meta.json */
-static struct kv_list latest_keys;		/* of the latest profile, for the summary */
-
-const char *run_profile_event_used(void)
+const char *run_profile_event_used(const struct run_history *h)
 {
-	return event_used;
+	return h->event_used;
 }
 
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event)
@@ -189,7 +186,7 @@ static int derive(struct run_profile *rp, const char *dir)
 	return ret;
 }
 
-int run_profile_stop(struct run_profile *rp, const char *dir)
+int run_profile_stop(struct run_profile *rp, const char *dir, struct run_history *h)
 {
 	struct record_stats st = { 0 };
 	int ret;
@@ -202,8 +199,8 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 		return ret;
 	}
 	if (st.event_used) {
-		free(event_used);
-		event_used = st.event_used;
+		free(h->event_used);
+		h->event_used = st.event_used;
 	}
 	if (st.lost)
 		pr_warn("profiling: %llu samples lost", (unsigned long long)st.lost);
@@ -211,9 +208,9 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 	if (derive(rp, dir))
 		return 0;
 	{
-		kv_list_release(&latest_keys);
+		kv_list_release(&h->latest_keys);
 		for (size_t i = 0; !ret && i < rp->keys.nr; i++)
-			ret = kv_list_add(&latest_keys, rp->keys.items[i].key,
+			ret = kv_list_add(&h->latest_keys, rp->keys.items[i].key,
 					  rp->keys.items[i].value);
 	}
 	return ret;
@@ -238,7 +235,7 @@ static int by_value_desc(const void *a, const void *b)
 }
 
 /* The hottest "self" and "children" rows of the latest profile. */
-void run_profile_summary(FILE *fp)
+void run_profile_summary(const struct run_history *h, FILE *fp)
 {
 	static const char *const kinds[] = { "self", "children" };
 
@@ -249,16 +246,16 @@ void run_profile_summary(FILE *fp)
 
 		char event[64];
 
-		snprintf(event, sizeof(event), "%s", event_used ? event_used : "");
+		snprintf(event, sizeof(event), "%s", h->event_used ? h->event_used : "");
 		for (char *e = event; *e; e++)
 			if (*e == ':' || *e == ',')
 				*e = *e == ':' ? '-' : '\0';
 		snprintf(prefix, sizeof(prefix), "perf-profile.%s.%s.", kinds[k], event);
 		plen = strlen(prefix);
-		for (size_t i = 0; i < latest_keys.nr; i++)
-			if (!strncmp(latest_keys.items[i].key, prefix, plen) &&
-			    kv_list_add(&rows, latest_keys.items[i].key,
-					latest_keys.items[i].value))
+		for (size_t i = 0; i < h->latest_keys.nr; i++)
+			if (!strncmp(h->latest_keys.items[i].key, prefix, plen) &&
+			    kv_list_add(&rows, h->latest_keys.items[i].key,
+					h->latest_keys.items[i].value))
 				break;
 		if (rows.nr) {
 			qsort(rows.items, rows.nr, sizeof(*rows.items), by_value_desc);
@@ -271,9 +268,8 @@ void run_profile_summary(FILE *fp)
 	}
 }
 
-int run_counters_start(struct stat_session **out)
+int run_counters_start(struct run_history *h, struct stat_session **out)
 {
-	static bool started_once;
 	struct stat_opts o = { .system_wide = true };	/* LKP's default perf-stat set */
 	enum log_level saved = log_verbosity;
 	char err[512] = "";
@@ -281,11 +277,11 @@ int run_counters_start(struct stat_session **out)
 
 	*out = NULL;
 	/* what cannot be counted here is said by the first run only */
-	if (started_once && log_verbosity > LOG_WARN)
+	if (h->counters_started && log_verbosity > LOG_WARN)
 		log_verbosity = LOG_WARN;
 	ret = stat_session_start(&o, out, err, sizeof(err));
 	log_verbosity = saved;
-	started_once = true;
+	h->counters_started = true;
 	if (ret)
 		pr_warn("perf-stat: %s: no perf-stat keys", err[0] ? err : strerror(-ret));
 	return ret;
@@ -305,11 +301,11 @@ int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
 	return ret;
 }
 
-void run_profile_exit(void)
+void run_history_release(struct run_history *h)
 {
-	free(event_used);
-	event_used = NULL;
-	kv_list_release(&latest_keys);
+	free(h->event_used);
+	h->event_used = NULL;
+	kv_list_release(&h->latest_keys);
 }
 
 void run_profile_free(struct run_profile *rp)
