@@ -10,7 +10,7 @@
 # rules), since a fast wrong answer is no answer. Any other perf.data can be given instead.
 #
 # usage: bench/report.sh [SECONDS] [PERF_DATA]   (default 30; an existing PERF_DATA is reused)
-# Targets (issue 2): report >= 10x faster than perf report, peak RSS below perf report's;
+# Targets: report >= 10x faster than perf report, peak RSS below perf report's;
 # collapse >= 10x faster than perf script.
 set -euo pipefail
 

@@ -13,8 +13,8 @@
  *
  * Everything returns 0 or -errno (pointers: NULL on ENOMEM). Nothing here prints.
  */
-#ifndef KPROF_OUTPUT_LOCAL_H
-#define KPROF_OUTPUT_LOCAL_H
+#ifndef KPROF_OUTPUT_INT_H
+#define KPROF_OUTPUT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -182,7 +182,7 @@ enum folded_flags {
  */
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags);
 
-/* ---- LKP perf-stat keys (record area, issue 3; docs/stat.md) ---------------------------- */
+/* ---- LKP perf-stat keys (docs/stat.md) ---------------------------- */
 
 /*
  * A perf-stat run as LKP's `perf stat -I` parser sees it: per interval, the count of every
@@ -212,7 +212,7 @@ int perf_stat_keys(const struct perf_stat_series *s, perf_stat_emit_fn emit, voi
 int perf_stat_derive(const struct perf_stat_series *s, const double *vals, const char *prefix,
 		     perf_stat_emit_fn emit, void *arg);
 
-/* ---- flame graphs (issue 6) -------------------------------------------------------------- */
+/* ---- flame graphs -------------------------------------------------------------- */
 
 /*
  * Folded text ("root;child;leaf 42", one stack per line, fractional counts allowed) as
@@ -337,7 +337,7 @@ void flame_diff_color(double delta, double max, unsigned char rgb[3]);
 /* Parse "hot", "mem", "io" or "kernel"; -EINVAL otherwise. */
 int flame_colors_parse(const char *s, enum flame_colors *out);
 
-/* ---- comparison of result sets (issue 5) ------------------------------------------------- */
+/* ---- comparison of result sets ------------------------------------------------- */
 
 /*
  * JSON: a strict reader for flat objects (stats.json, matrix.json, meta.json) and writer helpers.

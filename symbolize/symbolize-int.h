@@ -13,8 +13,8 @@
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
  *   session.c   the public API
  */
-#ifndef KPROF_SYMBOLIZE_LOCAL_H
-#define KPROF_SYMBOLIZE_LOCAL_H
+#ifndef KPROF_SYMBOLIZE_INT_H
+#define KPROF_SYMBOLIZE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

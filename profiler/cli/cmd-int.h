@@ -4,8 +4,8 @@
  * exporting cmd_<name>(argc, argv) with argv[0] the command name. A command returns the process
  * exit status (see KPROF_EXIT_*); it is the only layer that prints for the user.
  */
-#ifndef KPROF_CMD_LOCAL_H
-#define KPROF_CMD_LOCAL_H
+#ifndef KPROF_CMD_INT_H
+#define KPROF_CMD_INT_H
 
 enum kprof_exit {
 	KPROF_EXIT_OK		= 0,

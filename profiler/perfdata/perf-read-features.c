@@ -280,6 +280,8 @@ int reader_read_features(struct pd_reader *r, char *err, size_t errlen)
 					  (unsigned long long)sec[i].size);
 			break;
 		}
+		if (bit == PERF_FEAT_TRACING_DATA)	/* read on demand: pd_reader_tracing_data */
+			r->tracing_data = sec[i];
 		if (bit == PERF_FEAT_HOSTNAME || bit == PERF_FEAT_OSRELEASE ||
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
 		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC ||
@@ -311,4 +313,32 @@ int reader_read_features(struct pd_reader *r, char *err, size_t errlen)
 			ret = err_set(err, errlen, -ENOMEM, "out of memory");
 	}
 	return ret;
+}
+
+int pd_reader_tracing_data(struct pd_reader *r, void **buf, size_t *len, char *err,
+			   size_t errlen)
+{
+	uint64_t size = r->tracing_data.size;
+	void *p;
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	if (!feature_set(r, PERF_FEAT_TRACING_DATA) || !size)
+		return err_set(err, errlen, -ENOENT,
+			       "no tracepoint formats (TRACING_DATA) in the file");
+	if (size > MAX_FEATURE_BYTES)
+		return err_set(err, errlen, -EINVAL, "feature %u is too large",
+			       PERF_FEAT_TRACING_DATA);
+	p = malloc(size);
+	if (!p)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	ret = reader_pread(r, p, size, r->tracing_data.offset, err, errlen);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*buf = p;
+	*len = size;
+	return 0;
 }

@@ -33,6 +33,7 @@ struct pd_reader {
 	int			id_pos, is_pos;	/* see pd_sample_id_pos() */
 	struct pd_file_info	info;
 	struct pd_record_stats stats;
+	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */
 
 	/* Sequential reading of the data section through buf. */
 	unsigned char		*buf;

@@ -19,8 +19,8 @@
  * Errors: 0 / 1 or a negative errno; with a message in the caller's err buffer (no prefix: the
  * caller names the file).
  */
-#ifndef KPROF_PERF_READ_LOCAL_H
-#define KPROF_PERF_READ_LOCAL_H
+#ifndef KPROF_PERFDATA_H
+#define KPROF_PERFDATA_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -274,6 +274,13 @@ size_t pd_reader_nr_attrs(const struct pd_reader *r);
 const struct pd_evattr *pd_reader_attr(const struct pd_reader *r, size_t i);
 const struct pd_file_info *pd_reader_info(const struct pd_reader *r);
 const struct pd_record_stats *pd_reader_stats(const struct pd_reader *r);
+/*
+ * The TRACING_DATA feature's payload (tracepoint formats, perf's trace-event-info.c layout;
+ * parsed by record/'s tracing_data_load) in a malloc'd *@buf. 0; -ENOENT when the file has
+ * none; another -errno with a reason in @err.
+ */
+int pd_reader_tracing_data(struct pd_reader *r, void **buf, size_t *len, char *err,
+			   size_t errlen);
 
 /*
  * How many bytes of records may wait for time ordering before the older half is released

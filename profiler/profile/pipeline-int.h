@@ -11,8 +11,8 @@
  * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
  * and the result is exactly that of one thread doing both in order.
  */
-#ifndef KPROF_PIPELINE_LOCAL_H
-#define KPROF_PIPELINE_LOCAL_H
+#ifndef KPROF_PIPELINE_INT_H
+#define KPROF_PIPELINE_INT_H
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -2,13 +2,17 @@
 /*
  * profile.h - load a perf.data file into call graphs: read (perfdata.h),
  * symbolize (symbolize.h), aggregate (output.h). Used by report, collapse, flamegraph and run.
+ * Public header of profiler/profile/ (may use script/, perfdata/, symbolize/, output/, lib/).
+ * profile_load() runs two threads of its own and returns when both are done; a struct profile
+ * is owned by the caller (profile_free, NULL-safe). Errors: -errno with a reason in the
+ * caller's buffer that does not name the file (the caller does).
  *
  * One call graph per event that has samples. Frames are leaf first, call-chain context markers
  * dropped; a frame that does not resolve keeps sym == NULL and its module name (and its address
  * with keep_addrs), so -U-style consumers can drop it and folded output can show it.
  */
-#ifndef KPROF_PROFILE_LOCAL_H
-#define KPROF_PROFILE_LOCAL_H
+#ifndef KPROF_PROFILE_H
+#define KPROF_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

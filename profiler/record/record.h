@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * record.h - recording and counting sessions, for `kprof record`, `kprof stat` and
- * `kprof run` (record.c, stat.c). The contract with the workloads area (CONTRACTS.md).
+ * `kprof run` (record.c, stat.c): public header of profiler/record/, the only module that sees
+ * libperf (session.c) and, with the CLI, libtraceevent. Uses perfdata/ (the writer), output/
+ * (the keys) and lib/. Sessions are owned by the caller, used from one thread (record.c drains
+ * in a thread of its own, internally); errors are -errno with a reason in the caller's buffer.
  */
-#ifndef KPROF_RECORD_LOCAL_H
-#define KPROF_RECORD_LOCAL_H
+#ifndef KPROF_RECORD_H
+#define KPROF_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>

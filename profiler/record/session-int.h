@@ -15,8 +15,8 @@
  * command with system_wide or cpus is run, but the events cover every task (perf record -a --
  * CMD): call session_enable() before session_go().
  */
-#ifndef KPROF_SESSION_LOCAL_H
-#define KPROF_SESSION_LOCAL_H
+#ifndef KPROF_SESSION_INT_H
+#define KPROF_SESSION_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
