@@ -16,7 +16,12 @@
 
 int cli_fail(const char *subject, int ret, const char *err)
 {
-	pr_err("%s: %s", subject, err && err[0] ? err : strerror(ret < 0 ? -ret : ret));
+	const char *why = err && err[0] ? err : strerror(ret < 0 ? -ret : ret);
+
+	if (subject)
+		pr_err("%s: %s", subject, why);
+	else
+		pr_err("%s", why);	/* @err names the file already */
 	return KPROF_EXIT_ERROR;
 }
 

@@ -156,21 +156,6 @@ static const char *default_input(void)
 	return "perf.data";
 }
 
-/* 1 when @path starts with perf.data's magic, 0 when not, -errno when it cannot be read. */
-static int is_perf_data(const char *path)
-{
-	char head[8];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, head, sizeof(head));
-	ret = n < 0 ? -errno : pd_magic_ok(head, (size_t)n);
-	close(fd);
-	return ret;
-}
-
 /* A perf.data redirected from a file (`< perf.data`) can be read by path; a pipe cannot. */
 static bool stdin_is_perf_data(void)
 {
@@ -325,7 +310,9 @@ static int collapse_script(const struct collapse_args *a, const char *input)
 int cmd_collapse(int argc, char **argv)
 {
 	struct collapse_args a;
+	enum profile_input kind;
 	const char *input;
+	char err[512], *file;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
@@ -335,16 +322,17 @@ int cmd_collapse(int argc, char **argv)
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	input = a.input ? a.input : default_input();
-	if (!strcmp(input, "-") && stdin_is_perf_data())
-		return collapse_perf_data(&a, "/dev/stdin");
-	if (strcmp(input, "-")) {
-		ret = is_perf_data(input);
-		if (ret < 0) {
-			pr_err("%s: %s", input, strerror(-ret));
-			return KPROF_EXIT_ERROR;
-		}
-		if (ret)
-			return collapse_perf_data(&a, input);
-	}
-	return collapse_script(&a, input);
+	if (!strcmp(input, "-"))
+		return stdin_is_perf_data() ? collapse_perf_data(&a, "/dev/stdin") :
+					      collapse_script(&a, input);
+	/* the same rule as report and flamegraph: a run directory is its perf.data */
+	ret = profile_input_sniff(input, &kind, &file, err, sizeof(err));
+	if (ret)
+		return cli_fail(NULL, ret, err);	/* err names the file */
+	if (file)
+		input = file;
+	ret = kind == PROFILE_INPUT_PERF_DATA ? collapse_perf_data(&a, input) :
+						collapse_script(&a, input);
+	free(file);
+	return ret;
 }

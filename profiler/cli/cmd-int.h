@@ -44,8 +44,8 @@ void warn_stale_files(const char *input, const struct profile *p);
 
 /*
  * ---- reporting (cli-util.c): every message to the user goes through these ----
- * cli_fail: "kprof: error: <subject>: <reason>" (@err when non-empty, else strerror of @ret);
- * returns KPROF_EXIT_ERROR.
+ * cli_fail: "kprof: error: <subject>: <reason>" (@err when non-empty, else strerror of @ret;
+ * @subject NULL when @err names the file already); returns KPROF_EXIT_ERROR.
  * cli_bad_value: "kprof: error: <cmd>: <opt> '<value>': <what is valid>"; KPROF_EXIT_USAGE.
  * cli_usage_error: "kprof: error: <cmd>: <what> (see 'kprof help <cmd>')"; KPROF_EXIT_USAGE.
  * cli_bad_option: after getopt_long() returned '?' (with opterr = 0): the unknown option, or

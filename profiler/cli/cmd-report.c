@@ -174,8 +174,9 @@ static int write_tables(const struct report_args *a, const struct profile *p)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
+	enum profile_input kind;
 	struct profile *p;
-	char err[512];
+	char err[512], *file = NULL;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
@@ -184,9 +185,17 @@ int cmd_report(int argc, char **argv)
 			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
+	/* the same rule as collapse and flamegraph: a run directory is its perf.data */
+	ret = profile_input_sniff(a.input, &kind, &file, err, sizeof(err));
+	if (ret)
+		return cli_fail(NULL, ret, err);	/* err names the file */
+	if (file)
+		a.input = file;
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
 	if (ret) {
-		return cli_fail(a.input, ret, err);
+		ret = cli_fail(a.input, ret, err);
+		free(file);
+		return ret;
 	}
 	report_losses(a.input, p);
 	if (!p->nr_events)
@@ -195,9 +204,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret && fflush(stdout))
 		ret = -errno;
 	profile_free(p);
-	if (ret) {
+	if (ret)
 		pr_err("%s: cannot write the report: %s", a.input, strerror(-ret));
-		return KPROF_EXIT_ERROR;
-	}
-	return KPROF_EXIT_OK;
+	free(file);
+	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

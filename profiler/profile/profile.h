@@ -105,4 +105,23 @@ int flamegraph_write_file(const char *path, const struct flame_tree *tree,
  */
 int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event);
 
+/* ---- what an input is (input.c): one rule for collapse, report and flamegraph ----------- */
+
+enum profile_input {
+	PROFILE_INPUT_PERF_DATA,	/* starts with perf.data's magic */
+	PROFILE_INPUT_SCRIPT,		/* `perf script` text (script_looks_like) */
+	PROFILE_INPUT_FOLDED,		/* anything else: folded stacks */
+};
+#define PROFILE_SNIFF_BYTES	4096	/* how much of an input its kind is judged on */
+
+/* The kind of an input whose first bytes are @head (standard input, read already). */
+enum profile_input profile_input_kind(const void *head, size_t len);
+/*
+ * The kind of the input at @path. A kprof run directory stands for its perf.data, else its
+ * profile.folded: then *@file is that file's path (malloc'd, the caller frees it), else NULL
+ * (read @path itself). 0, or -errno with "<path>: <reason>" in @err.
+ */
+int profile_input_sniff(const char *path, enum profile_input *kind, char **file, char *err,
+			size_t errlen);
+
 #endif
