@@ -34,7 +34,12 @@ struct loader {
 	struct pipe_queue		queue;
 	bool				queue_started;
 	struct resolver			res;		/* the other side: after the queue only */
+	struct kernel_side		kernel;		/* names kernel frames before they go */
 	char				*kallsyms;	/* owned */
+	struct read_ids			read_ids;	/* PERF_SAMPLE_READ counters */
+	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
+	size_t				lbr_alloc;
+	uint64_t			nr_read_unknown;	/* read values of no known id */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -56,14 +61,11 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 	return 0;
 }
 
-/* The batch to the resolving side once it holds @min_words; its failure reported in err. */
+/* The batch to the resolving side (through the kernel side) once it holds @min_words. */
 static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
 {
-	int ret = pipe_queue_push(&l->queue, &l->batch, min_words);
-
-	if (ret)
-		return err_set(err, errlen, ret, "%s", l->res.err[0] ? l->res.err : strerror(-ret));
-	return 0;
+	return kernel_side_push(&l->kernel, &l->queue, &l->batch, min_words, l->res.err, err,
+				errlen);
 }
 
 /*
@@ -154,27 +156,73 @@ static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 	return 0;
 }
 
+/* One stream of a sample, of event @event with @period, into the table. */
+static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period, char *err,
+		      size_t errlen)
+{
+	if (agg_add(&l->agg, k, period))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[k->event]++;
+	l->p->nr_samples++;
+	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+}
+
+/* A PERF_SAMPLE_READ sample: one stream per counter read (see pipeline-sample.c). */
+static int add_read_streams(struct loader *l, const struct pd_evattr *ev,
+			    const struct pd_sample *s, struct agg_key *k, char *err,
+			    size_t errlen)
+{
+	bool group = ev->attr.read_format & PERF_FORMAT_GROUP;
+	uint64_t nr = group ? s->read.nr : 1;
+	int ret = 0;
+
+	for (uint64_t i = 0; i < nr && !ret; i++) {
+		uint64_t value = s->read.value, id = s->read.id, period;
+
+		if (group) {
+			value = pd_u64_at(s->read.values, i * (s->read.value_size / 8));
+			id = ev->attr.read_format & PERF_FORMAT_ID ?
+			     pd_u64_at(s->read.values, i * (s->read.value_size / 8) + 1) : 0;
+		} else if (!(ev->attr.read_format & PERF_FORMAT_ID)) {
+			id = 0;
+		}
+		period = read_ids_period(&l->read_ids, id, value, &k->event);
+		if (k->event == UINT32_MAX)
+			l->nr_read_unknown++;
+		else if (period)
+			ret = add_stream(l, k, period, err, errlen);
+	}
+	return ret;
+}
+
 static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
 	const struct pd_evattr *ev = rec->attr;
 	struct pd_sample s;
 	struct agg_key k;
+	const void *chain;
+	uint64_t nr;
 
-	if (pd_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
-	    s.callchain_nr > UINT32_MAX)
+	if (pd_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
+		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+			       (unsigned long long)rec->offset, rec->hdr.size);
+	chain = s.callchain;
+	nr = s.callchain_nr;
+	if (sample_has_lbr_stack(&ev->attr) &&
+	    sample_lbr_chain(&s, &l->lbr_chain, &l->lbr_alloc, &chain, &nr))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	if (nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
-		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
+		.chain = chain, .nr = (uint32_t)nr,
 	};
-	if (agg_add(&l->agg, &k, s.period))
-		return err_set(err, errlen, -ENOMEM, "out of memory");
-	l->nr_samples[ev->idx]++;
-	l->p->nr_samples++;
-	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+	if (ev->attr.sample_type & PERF_SAMPLE_READ)
+		return add_read_streams(l, ev, &s, &k, err, errlen);
+	return add_stream(l, &k, s.period, err, errlen);
 }
 
 static int process(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
@@ -246,15 +294,17 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
-	if (!l->p || !res->cgs || !l->nr_samples)
+	if (!l->p || !res->cgs || !l->nr_samples || read_ids_init(&l->read_ids, l->r))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_cpus = in->nr_cpus_online;
 	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
 	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
 	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	/* The kernel symbols load in the other thread while this one starts reading. */
-	ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+	/* The kernel symbols load in a thread of their own while this one starts reading. */
+	ret = kernel_side_start(&l->kernel, &res->sym_opts);
+	if (!ret)
+		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
 	if (ret)
 		return err_set(err, errlen, ret, "%s", strerror(-ret));
 	l->queue_started = true;
@@ -272,7 +322,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
-	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
+	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
 		l->p->first_stale = strdup(st.first_stale);
 	if (!l->p->events || !l->p->kernel_source || (st.first_stale && !l->p->first_stale))
@@ -292,17 +342,23 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
-	l->p->nr_unknown_id = pd_reader_stats(l->r)->unknown_id;
+	l->p->nr_unknown_id = pd_reader_stats(l->r)->unknown_id + l->nr_read_unknown;
+	l->p->nr_auxtrace = pd_reader_stats(l->r)->auxtrace;
+	l->p->auxtrace_bytes = pd_reader_stats(l->r)->auxtrace_bytes;
+	l->p->auxtrace_type = pd_reader_stats(l->r)->auxtrace_type;
+	l->p->nr_late_headers = pd_reader_stats(l->r)->late_headers;
+	l->p->nr_self_elsewhere = l->res.nr_self_elsewhere;
 	return 0;
 }
 
 /*
- * The last stacks to the resolving side, and wait for it. Its failure wins over one found here:
- * it is what went wrong first (the kernel symbols cannot be loaded, say).
+ * The last stacks to the resolving side, and wait for it. The failure of the kernel side or the
+ * resolving side wins over one found here: it is what went wrong first (the kernel symbols
+ * cannot be loaded, say).
  */
 static int finish(struct loader *l, int ret, char *err, size_t errlen)
 {
-	int res_ret;
+	int res_ret, k_ret;
 
 	if (!ret)
 		ret = flush_samples(l, -1, -1, err, errlen);
@@ -311,7 +367,10 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 	if (!l->queue_started)
 		return ret;
 	l->queue_started = false;
+	k_ret = kernel_side_wait(&l->kernel, err, errlen);
 	res_ret = pipe_queue_finish(&l->queue);
+	if (k_ret)
+		return k_ret;
 	if (res_ret)
 		return err_set(err, errlen, res_ret, "%s",
 			       l->res.err[0] ? l->res.err : strerror(-res_ret));
@@ -321,8 +380,11 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 static void loader_release(struct loader *l)
 {
 	resolver_release(&l->res);
+	kernel_side_release(&l->kernel);
 	free(l->nr_samples);
 	free(l->kallsyms);
+	free(l->lbr_chain);
+	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
 	pd_reader_close(l->r);

@@ -6,8 +6,11 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/tap.h"
+#include "output/output-int.h"
 #include "tests/unit/cg-helpers.h"
 
 static const struct lkp_profile_opts lkp_opts = {
@@ -335,9 +338,100 @@ static void test_empty(void)
 	callgraph_free(cg);
 }
 
+/* printf's "%.2f" of part * 100.0 / total as hundredths, the reference. */
+static uint64_t hundredths_by_printf(uint64_t part, uint64_t total)
+{
+	char buf[64];
+	uint64_t v = 0;
+
+	snprintf(buf, sizeof(buf), "%.2f", part * 100.0 / total);
+	for (const char *p = buf; *p; p++)
+		if (*p >= '0' && *p <= '9')
+			v = v * 10 + (uint64_t)(*p - '0');
+	return v;
+}
+
+/*
+ * percent_hundredths() rounds in integers as printf does: exact ties (1/8 of a total of 800:
+ * 0.125 % -> 0.12, 3/8 -> 0.38), values just either side of them, and random pairs.
+ */
+static void test_percent_rounding(void)
+{
+	static const uint64_t cases[][2] = {
+		{ 1, 800 }, { 3, 800 }, { 5, 800 }, { 1, 8 }, { 1, 3 }, { 2, 3 }, { 0, 7 },
+		{ 7, 7 }, { 1, 1000000007 }, { 499999, 1000000000 }, { 1, 80000 }, { 3, 80000 },
+		{ 12345, 12345 }, { 1, 1ULL << 62 }, { (1ULL << 62) - 1, 1ULL << 62 },
+	};
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		is_int((int)percent_hundredths(cases[i][0], cases[i][1]),
+		       (int)hundredths_by_printf(cases[i][0], cases[i][1]),
+		       "%llu/%llu rounds as printf", (unsigned long long)cases[i][0],
+		       (unsigned long long)cases[i][1]);
+	srand(16);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t total = (uint64_t)rand() % (i < 100000 ? 100000 : 1000000000) + 1;
+		uint64_t part = (uint64_t)rand() % (total + 1);
+
+		bad += percent_hundredths(part, total) != hundredths_by_printf(part, total);
+	}
+	is_int((int)bad, 0, "200,000 random parts round as printf");
+	is_int((int)percent_hundredths(5, 0), 0, "a zero total gives 0");
+}
+
+/*
+ * A sample whose ip is not its chain's first entry (callgraph_add_ids_ip()): perf gives Self to
+ * the ip's symbol, Children once to it and to each chain entry, and prints under the ip's entry
+ * the whole chain, a line of its own; folded stacks are the chain as recorded.
+ */
+static void test_detached_ip(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct cg_frame f[3] = {
+		{ .sym = "callee", .dso = "app" }, { .sym = "caller", .dso = "app" },
+		{ .sym = "main", .dso = "app" },
+	};
+	struct cg_task task = { .comm = "app", .pid = -1, .tid = -1 };
+	uint32_t id[3];
+	struct kv_list l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	for (int i = 0; i < 3; i++)
+		callgraph_frame_id(cg, &f[i], &id[i]);
+	is_int(callgraph_add_ids_ip(cg, &task, id[0], id + 1, 2, 3000, 3000), 0,
+	       "a detached ip is added");
+	callgraph_add_ids_ip(cg, &task, id[1], id + 1, 2, 500, 500);	/* ip in the chain's leaf */
+	cg_test_add(cg, "app", "caller;main", 500, 500);
+	cg_test_add(cg, "app", "spin;main", 6000, 6000);
+	is_int(callgraph_add_ids_ip(cg, &task, 99, id, 1, 1, 1), -EINVAL, "a bad ip id");
+	l = keys_of(cg);
+	is_double(kv_test_get(&l, P "self.cycles-pp.callee"), 30.00, 1e-9, "Self goes to the ip");
+	is_double(kv_test_get(&l, P "children.cycles-pp.callee"), 30.00, 1e-9, "and Children");
+	is_double(kv_test_get(&l, P "self.cycles-pp.caller"), 10.00, 1e-9,
+		  "not to the chain's first entry");
+	is_double(kv_test_get(&l, P "children.cycles-pp.caller"), 40.00, 1e-9,
+		  "which has Children, once per sample");
+	is_double(kv_test_get(&l, CT "caller.main"), 70.00, 1e-9,
+		  "the chain is printed under the ip's entry and under its own");
+	ok(isnan(kv_test_get(&l, CT "callee.caller.main")), "the ip is not a frame of the chain");
+	is_double(kv_test_get(&l, CT "main"), 100.00, 1e-9, "callers' chains as usual");
+	kv_list_release(&l);
+	fp = open_memstream(&text, &len);
+	folded_write(fp, cg, 0);
+	fclose(fp);
+	is_str(text, "app;main;caller 4000\napp;main;spin 6000\n", "folded: the chain as recorded");
+	free(text);
+	callgraph_free(cg);
+}
+
 int main(void)
 {
+	test_percent_rounding();
 	test_fixture2_worked_example();
+	test_detached_ip();
 	test_recursion();
 	test_two_callers();
 	test_chain_threshold();
