@@ -206,7 +206,7 @@ int cmd_report(int argc, char **argv)
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	/* the same rule as collapse and flamegraph: a run directory is its perf.data */
-	ret = profile_input_sniff(a.input, &kind, &file, err, sizeof(err));
+	ret = strcmp(a.input, "-") ? profile_input_sniff(a.input, &kind, &file, err, sizeof(err)) : 0;
 	if (ret)
 		return cli_fail(NULL, ret, err);	/* err names the file */
 	if (file)
