@@ -56,7 +56,8 @@ int reader_zstd_feed(struct pd_reader *r, const struct pd_record *rec, char *err
 		return ret;
 	z = r->zstd;
 	/* what is left is the start of a record continued in this batch */
-	memmove(z->out, z->out + z->pos, z->len - z->pos);
+	if (z->pos)	/* not memmove(NULL, NULL, 0) before the first batch: UB */
+		memmove(z->out, z->out + z->pos, z->len - z->pos);
 	z->len -= z->pos;
 	z->pos = 0;
 	z->offset = rec->offset;
