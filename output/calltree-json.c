@@ -77,6 +77,9 @@ static int add_chain(const uint32_t *chain, const bool *first, size_t n, bool de
 	struct tree *t = arg;
 	uint32_t node = IDTAB_NONE;
 
+	(void)first;	/* the entry's first-in-sample flag: the tree counts every path */
+	(void)detached;	/* the detached ip is chain[0]: below the leaf like any entry */
+
 	for (size_t i = n; i-- > 0;) {
 		node = node_get(t, node, chain[i]);
 		if (node == IDTAB_NONE)

@@ -104,31 +104,34 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->to.sort = a->sort;
 	a->to.show_unresolved = true;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:f:s:d:g:h", longopts, NULL)) != -1) {
 		if (c && strchr("sCPdLNg", c))
 			a->table_opts = true;
 		switch (c) {
 		case 's':
 			if (report_parse_sort(optarg, a->sort, &a->to.nr_sort))
-				return pr_err("report: --sort '%s': keys are comm, pid, dso, sym "
-					      "(each once, comma separated)", optarg), -1;
+				return cli_bad_value("report", "--sort", optarg, "keys are comm, pid, dso, sym "
+						     "(each once, comma separated)"), -1;
 			break;
 		case 'C':
 		case 'd':
 			if (report_parse_list(optarg, &a->lists[c == 'C' ? 0 : 2],
 					      c == 'C' ? a->comms : a->dsos,
 					      c == 'C' ? &a->to.nr_comms : &a->to.nr_dsos, MAX_LIST))
-				return pr_err("report: bad list '%s'", optarg), -1;
+				return cli_bad_value("report", c == 'C' ? "--comm" : "--dso", optarg,
+						     "names, comma separated"), -1;
 			break;
 		case 'P':
 			if (report_parse_pids(optarg, a->pids, &a->to.nr_pids, MAX_LIST))
-				return pr_err("report: --pid '%s': process ids, comma separated",
-					      optarg), -1;
+				return cli_bad_value("report", "--pid", optarg,
+						     "process ids, comma separated"), -1;
 			break;
 		case 'L':
 			a->to.min_percent = strtod(optarg, &end);
 			if (end == optarg || *end || a->to.min_percent < 0 || a->to.min_percent > 100)
-				return pr_err("report: bad --percent-limit '%s'", optarg), -1;
+				return cli_bad_value("report", "--percent-limit", optarg,
+						     "a percentage from 0 to 100"), -1;
 			break;
 		case 'N':
 			a->to.no_children = true;
@@ -137,8 +140,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'g':
 			if (report_parse_callchain(optarg, &a->to.callchain, &a->to.chain_min))
-				return pr_err("report: -g '%s': caller or callee, optionally ,MIN "
-					      "(percent)", optarg), -1;
+				return cli_bad_value("report", "-g", optarg, "caller or callee, "
+						     "optionally ,MIN (percent)"), -1;
 			break;
 		case 'i':
 			a->input = optarg;
@@ -151,7 +154,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else if (!strcmp(optarg, "json"))
 				a->format = FORMAT_JSON;
 			else
-				return pr_err("report: unknown format '%s'", optarg), -1;
+				return cli_bad_value("report", "--format", optarg,
+						     "lkp, table or json"), -1;
 			a->format_given = true;
 			break;
 		case 'V':
@@ -162,28 +166,30 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'w':
 			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
-				return pr_err("report: --weight is period or samples"), -1;
+				return cli_bad_value("report", "--weight", optarg,
+						     "period or samples"), -1;
 			a->weight_samples = !strcmp(optarg, "samples");
 			break;
 		case 'c':
 			a->calltrace_min = strtod(optarg, &end);
 			if (end == optarg || *end || a->calltrace_min < 0 || a->calltrace_min > 100)
-				return pr_err("report: bad --calltrace-min '%s'", optarg), -1;
+				return cli_bad_value("report", "--calltrace-min", optarg,
+						     "a percentage, 0 to 100"), -1;
 			break;
 		case 'h':
 			return 1;
 		default:
-			return -1;
+			return cli_bad_option("report", argv, "i:f:s:d:g:h", longopts), -1;
 		}
 	}
 	if (optind < argc)
-		return pr_err("report: unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]), -1;
 	if (a->table_opts && a->format_given && a->format != FORMAT_TABLE)
-		return pr_err("report: --sort, --comm, --pid, --dso, --percent-limit and "
+		return cli_usage_error("report", "--sort, --comm, --pid, --dso, --percent-limit and "
 			      "--no-children shape the table, not LKP's keys (--format table)"), -1;
 	if (a->to.callchain && (a->to.nr_sort || a->to.nr_comms || a->to.nr_pids ||
 				a->to.nr_dsos || a->to.no_children))
-		return pr_err("report: -g draws the chains of the Children table (dso,sym): not "
+		return cli_usage_error("report", "-g draws the chains of the Children table (dso,sym): not "
 			      "with --sort, --comm, --pid, --dso or --no-children"), -1;
 	/* a person reads a table; a pipe (LKP's parsers) gets the keys */
 	if (!a->format_given)
@@ -220,7 +226,7 @@ void warn_profile_notes(const char *input, const struct profile *p)
 	if (p->nr_auxtrace)
 		pr_warn("%s: %llu AUXTRACE records (%s) ignored: their %llu bytes of trace are not "
 			"decoded into samples", input, (unsigned long long)p->nr_auxtrace,
-			perf_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
+			pd_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
 	if (p->nr_late_headers)
 		pr_warn("%s: %llu header records ignored (pipe-mode features or build-ids after "
 			"the first sample, or attrs in a file's data section)", input,
@@ -320,21 +326,30 @@ static int write_tables(const struct report_args *a, const struct profile *p)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
+	enum profile_input kind;
 	struct profile *p;
-	char err[512];
+	char err[512], *file = NULL;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
 		report_args_release(&a);
-		usage(ret > 0 ? stdout : stderr);
+		if (ret > 0)
+			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
+	/* the same rule as collapse and flamegraph: a run directory is its perf.data */
+	ret = strcmp(a.input, "-") ? profile_input_sniff(a.input, &kind, &file, err, sizeof(err)) : 0;
+	if (ret)
+		return cli_fail(NULL, ret, err);	/* err names the file */
+	if (file)
+		a.input = file;
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", a.input, err);
+		ret = cli_fail(a.input, ret, err);
 		report_args_release(&a);
-		return KPROF_EXIT_ERROR;
+		free(file);
+		return ret;
 	}
 	report_losses(a.input, p);
 	if (!p->nr_events)
@@ -344,9 +359,8 @@ int cmd_report(int argc, char **argv)
 		ret = -errno;
 	profile_free(p);
 	report_args_release(&a);
-	if (ret) {
+	if (ret)
 		pr_err("%s: cannot write the report: %s", a.input, strerror(-ret));
-		return KPROF_EXIT_ERROR;
-	}
-	return KPROF_EXIT_OK;
+	free(file);
+	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ struct run_ctx {
 	bool			profile;
 	int			nr_runs;
 	char			path_params[256];
-	char			base[3000];	/* .../<workload>/<params>/<release> */
+	char			*base;		/* owned: .../<workload>/<params>/<release> */
 	struct utsname		uts;
 	struct run_identity	id;
 	char			main_metric[128];
@@ -119,7 +120,10 @@ static void child_main(struct run_ctx *c, const struct wl_env *env, const int fd
 {
 	char **argv = NULL;
 
-	setpgid(0, 0);
+	if (setpgid(0, 0)) {	/* the parent kills the group: the workload must be its own */
+		pr_err("%s: setpgid: %s", workload_name(c->w), strerror(errno));
+		_exit(1);
+	}
 	/* dies with kprof, even of SIGKILL (its own process group is not signalled then) */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != c->parent)
@@ -173,7 +177,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 		     int run_no, int ctl, int ack, struct run_profile *prof)
 {
 	struct timespec t0, next;
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), failed = 0;
 	pid_t got;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -184,7 +188,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 		double el = elapsed_since(&t0);
 		int timeout;
 
-		if (run_interrupted) {
+		if (run_interrupted || failed) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 		}
@@ -223,7 +227,7 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 	if (pidfd >= 0)
 		close(pidfd);
 	reap_group(pid);
-	return 0;
+	return failed;
 }
 
 static int write_meta(FILE *fp, void *arg)
@@ -319,14 +323,17 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 			   double *main_value)
 {
 	struct wl_metrics all = { 0 }, part = { 0 };
-	char path[3400], metric[128];
+	char *path = NULL, metric[128];
 	const double *v;
 	size_t len = 0;
 	char *log = read_file(logpath, &len);
 	int ret;
 
-	if (!log)
-		return -errno;
+	if (!log) {
+		ret = -errno;
+		pr_err("%s: %s", logpath, strerror(-ret));
+		return ret;
+	}
 	ret = workload_parse_log(c->w, log, len, &part);
 	free(log);
 	if (!ret)
@@ -350,12 +357,17 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 		ret = wl_metrics_set(&part, counted->v[i].key, counted->v[i].value);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
-	snprintf(path, sizeof(path), "%s/stats.json", dir);
-	if (!ret)
-		ret = run_write_stats(path, &all);
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (!ret)
-		ret = write_file_atomic(path, write_meta, c);
+	if (!ret && asprintf(&path, "%s/stats.json", dir) < 0)
+		ret = -ENOMEM, path = NULL;
+	if (!ret && (ret = run_write_stats(path, &all)))
+		pr_err("%s: %s", path, strerror(-ret));
+	free(path);
+	path = NULL;
+	if (!ret && asprintf(&path, "%s/meta.json", dir) < 0)
+		ret = -ENOMEM, path = NULL;
+	if (!ret && (ret = write_file_atomic(path, write_meta, c)))
+		pr_err("%s: %s", path, strerror(-ret));
+	free(path);
 	wl_metrics_release(&part);
 	wl_metrics_release(&all);
 	return ret;
@@ -373,10 +385,52 @@ static void warn_noise(struct run_ctx *c, const struct run_profile *prof, int ru
 			workload_name(c->w), run_no, c->outside, top);
 }
 
+/* malloc'd "fmt...", or NULL (ENOMEM): paths have no fixed limit, the kernel says when too long */
+static char *path_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *path_of(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/*
+ * Give the complete run in @tmpdir its number: the next free one under c->base, retried when a
+ * concurrent run took it. The final directory in *@final, or -errno (printed).
+ */
+static int claim_number(struct run_ctx *c, const char *tmpdir, char **final)
+{
+	int ret;
+
+	for (int tries = 0; tries < 100; tries++) {
+		*final = path_of("%s/%d", c->base, run_next_number(c->base));
+		if (!*final)
+			return -ENOMEM;
+		if (!rename(tmpdir, *final))
+			return 0;
+		ret = -errno;
+		if (ret != -EEXIST && ret != -ENOTEMPTY) {
+			pr_err("%s: %s", *final, strerror(-ret));
+			free(*final);
+			*final = NULL;
+			return ret;
+		}
+		free(*final);
+		*final = NULL;
+	}
+	pr_err("%s: no free run number after 100 tries", c->base);
+	return -EEXIST;
+}
+
 /* One run: 0, -EINTR when interrupted, or another -errno (the reason already printed). */
 static int run_once(struct run_ctx *c)
 {
-	char tmpdir[3100], logpath[3400], final[3400], err[512] = "";
+	char *tmpdir, *logpath = NULL, *final = NULL, *stats = NULL, err[512] = "";
 	struct run_result res = { 0 };
 	struct run_profile *prof = NULL;
 	struct stat_session *counters = NULL;
@@ -389,20 +443,28 @@ static int run_once(struct run_ctx *c)
 	FILE *log = NULL;
 	pid_t pid;
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s/.run-%d.tmp", c->base, (int)getpid());
+	tmpdir = path_of("%s/.run-%d.tmp", c->base, (int)getpid());
+	if (!tmpdir)
+		return -ENOMEM;
 	run_remove_tree(tmpdir);
 	ret = run_mkdirs(tmpdir);
 	if (ret) {
 		pr_err("%s: %s", tmpdir, strerror(-ret));
+		free(tmpdir);
 		return ret;
 	}
-	snprintf(logpath, sizeof(logpath), "%s/%s.log", tmpdir, workload_name(c->w));
-	log = fopen(logpath, "we");
+	logpath = path_of("%s/%s.log", tmpdir, workload_name(c->w));
+	log = logpath ? fopen(logpath, "we") : NULL;
+	if (!log) {
+		ret = -errno;
+		pr_err("%s: %s", logpath ? logpath : tmpdir, strerror(-ret));
+		goto out;
+	}
 	mon = monitor_new();
 	if (!log || !mon || pipe2(go, O_CLOEXEC) || pipe2(ctl, O_CLOEXEC) ||
 	    pipe2(ack, O_CLOEXEC)) {
 		ret = -errno;
-		pr_err("%s: %s", logpath, strerror(errno));
+		pr_err("pipe: %s", strerror(-ret));
 		goto out;
 	}
 	ret = workload_prepare(c->w, &c->p, &env, err, sizeof(err));
@@ -420,7 +482,7 @@ static int run_once(struct run_ctx *c)
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
-		pr_err("fork: %s", strerror(errno));
+		pr_err("fork: %s", strerror(-ret));
 		goto out;
 	}
 	if (pid == 0) {
@@ -428,7 +490,6 @@ static int run_once(struct run_ctx *c)
 
 		child_main(c, env, fds, log);
 	}
-	setpgid(pid, pid);
 	close(go[0]);
 	close(ctl[1]);
 	close(ack[0]);
@@ -441,8 +502,10 @@ static int run_once(struct run_ctx *c)
 
 		run_profile_set_title(title);
 		free(title);
-		snprintf(final, sizeof(final), "%s/perf.data", tmpdir);
-		ret = run_profile_start(&prof, final, c->event);
+		final = path_of("%s/perf.data", tmpdir);
+		ret = final ? run_profile_start(&prof, final, c->event) : -ENOMEM;
+		free(final);
+		final = NULL;
 		if (ret) {
 			kill(pid, SIGKILL);
 			reap_group(pid);
@@ -452,6 +515,7 @@ static int run_once(struct run_ctx *c)
 	run_counters_start(&counters);
 	if (write(go[1], "g", 1) != 1) {	/* go */
 		ret = -errno;
+		pr_err("pipe: %s", strerror(-ret));
 		kill(pid, SIGKILL);
 		reap_group(pid);
 		goto out;
@@ -507,20 +571,12 @@ out:
 		if (!ret)
 			ret = -EIO;
 	}
+	/* the run is complete: give it its number */
+	if (!ret)
+		ret = claim_number(c, tmpdir, &final);
 	if (ret) {
 		run_remove_tree(tmpdir);
-		return ret;
-	}
-	/* the run is complete: give it its number (retry if a concurrent run took it) */
-	for (int tries = 0; tries < 100; tries++) {
-		snprintf(final, sizeof(final), "%s/%d", c->base, run_next_number(c->base));
-		if (!rename(tmpdir, final))
-			break;
-		if (errno != EEXIST && errno != ENOTEMPTY) {
-			pr_err("%s: %s", final, strerror(errno));
-			run_remove_tree(tmpdir);
-			return -errno;
-		}
+		goto free_paths;
 	}
 	c->main_values[c->nr_done++] = main_value;
 	if (run_share_kallsyms(c->base, final))
@@ -531,18 +587,23 @@ out:
 		c->event = c->event_copy;
 	}
 	c->last_duration = res.elapsed;
-	snprintf(logpath, sizeof(logpath), "%.3380s/stats.json", final);
-	ret = run_update_matrix(c->base, logpath, err, sizeof(err));
+	stats = path_of("%s/stats.json", final);
+	ret = stats ? run_update_matrix(c->base, stats, err, sizeof(err)) : -ENOMEM;
 	if (ret) {
 		/* matrix.json lists exactly the run directories: this run goes (a full disk) */
 		pr_err("%s/matrix.json: %s; run %s removed", c->base,
 		       err[0] ? err : strerror(-ret), final);
 		run_remove_tree(final);
 		c->nr_done--;
-		return ret;
+		goto free_paths;
 	}
 	pr_info("%s: run %d done in %.1fs -> %s", workload_name(c->w), c->nr_done, res.elapsed,
 		final);
+free_paths:
+	free(stats);
+	free(final);
+	free(logpath);
+	free(tmpdir);
 	return ret;
 }
 
@@ -564,7 +625,7 @@ static void summary(const struct run_ctx *c)
 	       c->base);
 	printf("  %s: %.2f ± %.2f (%.1f%%)\n", workload_main_metric(c->w, metric, sizeof(metric)),
 	       mean, sd, mean ? 100 * sd / mean : 0);
-	run_profile_summary(c->base, stdout);
+	run_profile_summary(stdout);
 }
 
 /*
@@ -607,11 +668,9 @@ static int claim_set(struct run_ctx *c)
 
 static int setup(struct run_ctx *c)
 {
-	char dir[4096], *abs;
-	int ret;
-
-	char exe[4096];
+	char exe[4096], msg[4096], *abs;
 	ssize_t n;
+	int ret;
 
 	if (uname(&c->uts))
 		return -errno;
@@ -621,8 +680,8 @@ static int setup(struct run_ctx *c)
 		return -errno;
 	exe[n] = '\0';
 	*strrchr(exe, '/') = '\0';
-	if (workload_find_programs(exe, c->bindir, sizeof(c->bindir), dir, sizeof(dir))) {
-		pr_err("%s", dir);
+	if (workload_find_programs(exe, c->bindir, sizeof(c->bindir), msg, sizeof(msg))) {
+		pr_err("%s", msg);
 		return -ENOENT;
 	}
 	ret = workload_path_params(c->w, &c->p, c->path_params, sizeof(c->path_params));
@@ -634,18 +693,21 @@ static int setup(struct run_ctx *c)
 		return ret;
 	}
 	abs = realpath(c->results, NULL);
-	if (!abs)
-		return -errno;
+	if (!abs) {
+		ret = -errno;
+		pr_err("%s: %s", c->results, strerror(-ret));
+		return ret;
+	}
 	run_kernel_identify(&c->id.kernel);
 	if (!c->id.name)
 		c->id.name = c->uts.release;
 	c->id.main_metric = workload_main_metric(c->w, c->main_metric, sizeof(c->main_metric));
-	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", abs, workload_name(c->w), c->path_params,
-		 c->id.name);
+	c->base = path_of("%s/%s/%s/%s", abs, workload_name(c->w), c->path_params, c->id.name);
 	free(abs);
-	memcpy(c->base, dir, sizeof(c->base));
-	if (run_check_set_kernel(c->base, &c->id.kernel, dir, sizeof(dir))) {
-		pr_err("%s", dir);
+	if (!c->base)
+		return -ENOMEM;
+	if (run_check_set_kernel(c->base, &c->id.kernel, msg, sizeof(msg))) {
+		pr_err("%s", msg);
 		return -EEXIST;
 	}
 	ret = run_mkdirs(c->base);
@@ -696,10 +758,11 @@ int cmd_run(int argc, char **argv)
 	struct run_ctx *sets = NULL;
 	size_t nr_specs = 0, nr_sets = 0;
 	char err[256], *end, token[64];
-	int opt, ret = 0, status;
+	int opt, ret = 0, status = KPROF_EXIT_ERROR;
 
 	wl_params_init(&c.p);
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "r:e:o:n:I:lh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'I':
@@ -725,10 +788,8 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			c.nr_runs = (int)strtol(optarg, &end, 10);
-			if (*end || c.nr_runs < 1 || c.nr_runs > 1000) {
-				pr_err("--runs '%s': expected 1..1000", optarg);
-				return KPROF_EXIT_USAGE;
-			}
+			if (*end || c.nr_runs < 1 || c.nr_runs > 1000)
+				return cli_bad_value("run", "--runs", optarg, "1 to 1000");
 			break;
 		case 'e':
 			c.event = optarg;
@@ -745,14 +806,11 @@ int cmd_run(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		default:
-			usage(stderr);
-			return KPROF_EXIT_USAGE;
+			return cli_bad_option("run", argv, "r:e:o:lh", longopts);
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return KPROF_EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return cli_usage_error("run", "no WORKLOAD given");
 	c.w = workload_find(argv[optind]);
 	if (!c.w) {
 		pr_err("'%s' is not a workload (see 'kprof run --list')", argv[optind]);
@@ -807,18 +865,17 @@ int cmd_run(int argc, char **argv)
 			}
 		}
 	}
-	if (ret) {
-		for (size_t i = 0; i < nr_sets; i++)
-			free(sets[i].main_values);
-		free(sets);
-		return KPROF_EXIT_ERROR;
-	}
+	if (ret)
+		goto release;
 
+	/* interrupts end a run cleanly; as subreaper we reap what the workload leaves behind */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL) || prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		pr_err("run: signal setup: %s", strerror(errno));
+		ret = -1;
+		goto release;
+	}
 
 	/* interleaved: A B A B ..., so that a drift of the machine hits every set alike */
 	for (int i = 0; i < c.nr_runs && !ret && !run_interrupted; i++)
@@ -838,10 +895,12 @@ int cmd_run(int argc, char **argv)
 		status = ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 	}
 	run_profile_exit();
+release:
 	for (size_t s = 0; s < nr_sets; s++) {
 		free(sets[s].event_copy);
 		free(sets[s].main_values);
+		free(sets[s].base);
 	}
 	free(sets);
-	return status;
+	return ret && !run_interrupted ? KPROF_EXIT_ERROR : status;
 }

@@ -11,8 +11,8 @@
  * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
  * and the result is exactly that of one thread doing both in order.
  */
-#ifndef KPROF_PIPELINE_LOCAL_H
-#define KPROF_PIPELINE_LOCAL_H
+#ifndef KPROF_PIPELINE_INT_H
+#define KPROF_PIPELINE_INT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -166,7 +166,7 @@ struct read_ids {
 	size_t		nr;
 };
 
-int read_ids_init(struct read_ids *t, const struct perf_reader *r);
+int read_ids_init(struct read_ids *t, const struct pd_reader *r);
 void read_ids_release(struct read_ids *t);
 /*
  * The period of counter @id since the last sample that read it (its @value now); its attr in
@@ -181,7 +181,7 @@ bool sample_has_lbr_stack(const struct perf_event_attr *a);
  * *chain and *nr point at it, or at the sample's own chain when LBR does not apply. 0 or
  * -ENOMEM.
  */
-int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
+int sample_lbr_chain(const struct pd_sample *s, uint64_t **buf, size_t *alloc,
 		     const void **chain, uint64_t *nr);
 
 /* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
@@ -364,7 +364,7 @@ void kernel_side_release(struct kernel_side *k);
 struct resolver {
 	const struct profile_load_opts	*o;
 	struct sym_opts			sym_opts;	/* strings owned by the caller */
-	const struct perf_build_id	*build_ids;	/* the reader's, nr_build_ids */
+	const struct pd_build_id	*build_ids;	/* the reader's, nr_build_ids */
 	size_t				nr_build_ids;
 	struct sym_session		*sym;
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */

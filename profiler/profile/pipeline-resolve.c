@@ -282,7 +282,7 @@ int resolver_start(void *arg)
 	if (r->sym) {
 		/* user files only: the kernel's symbols are the kallsyms or vmlinux given */
 		for (size_t i = 0; i < r->nr_build_ids; i++) {
-			const struct perf_build_id *b = &r->build_ids[i];
+			const struct pd_build_id *b = &r->build_ids[i];
 
 			if (!b->kernel && b->filename[0] == '/' &&
 			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)

@@ -170,7 +170,7 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	struct profile *p = NULL;
 	const struct callgraph **cgs;
 	struct kv_list keys = { 0 };
-	char err[512] = "", path[4096];
+	char err[512] = "", *path = NULL;
 	int ret;
 
 	ret = profile_load(perf_data, &lo, &p, err, sizeof(err));
@@ -180,8 +180,11 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	}
 	if (!p->nr_events)
 		pr_warn("%s: no samples: no perf-profile keys for this run", perf_data);
-	snprintf(path, sizeof(path), "%s/.outside", dir);
-	write_outside(p, path);
+	if (asprintf(&path, "%s/.outside", dir) >= 0) {
+		write_outside(p, path);
+		free(path);
+	}
+	path = NULL;
 	cgs = calloc(p->nr_events + 1, sizeof(*cgs));
 	if (!cgs) {
 		profile_free(p);
@@ -200,13 +203,15 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		ret = lkp_profile_keys_multi(cgs, p->nr_events, &o, &keys);
 	}
 	free(cgs);
-	snprintf(path, sizeof(path), "%s/profile.folded", dir);
-	if (!ret)
-		ret = write_file_atomic(path, write_folded, p);
-	if (!ret)
-		ret = write_file_atomic(keys_path, write_keys, &keys);
-	if (ret)
+	if (!ret && asprintf(&path, "%s/profile.folded", dir) < 0) {
+		path = NULL;
+		ret = -ENOMEM;
+	}
+	if (!ret && (ret = write_file_atomic(path, write_folded, p)))
 		pr_err("%s: %s", path, strerror(-ret));
+	if (!ret && (ret = write_file_atomic(keys_path, write_keys, &keys)))
+		pr_err("%s: %s", keys_path, strerror(-ret));
+	free(path);
 	/* flamegraph.svg beside it; failing costs only the picture */
 	if (!ret && p->nr_events)
 		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name, graph_title);
@@ -223,29 +228,39 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 static int derive(struct run_profile *rp, const char *dir)
 {
 	struct json_object keys = { 0 };
-	char keys_path[4096], outside_path[4096], err[256];
+	char *keys_path, *outside_path, err[256];
 	int status, ret;
 	pid_t pid;
 
-	snprintf(keys_path, sizeof(keys_path), "%s/.perf-profile.json", dir);
+	if (asprintf(&keys_path, "%s/.perf-profile.json", dir) < 0)
+		return -ENOMEM;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		ret = -errno;
+		free(keys_path);
+		return ret;
+	}
 	if (pid == 0)
 		_exit(derive_child(rp->perf_data, dir, keys_path));
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+		if (errno != EINTR) {
+			ret = -errno;
+			free(keys_path);
+			return ret;
+		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFSIGNALED(status))
 			pr_err("%s: reading it died of signal %d: no perf-profile keys",
 			       rp->perf_data, WTERMSIG(status));
 		unlink(keys_path);
+		free(keys_path);
 		return -EIO;
 	}
-	snprintf(outside_path, sizeof(outside_path), "%s/.outside", dir);
-	read_outside(rp, outside_path);
+	if (asprintf(&outside_path, "%s/.outside", dir) >= 0) {
+		read_outside(rp, outside_path);
+		free(outside_path);
+	}
 	ret = json_read_file(keys_path, &keys, err, sizeof(err));
 	if (ret)
 		pr_err("%s: %s", keys_path, err);
@@ -254,6 +269,7 @@ static int derive(struct run_profile *rp, const char *dir)
 			ret = kv_list_add(&rp->keys, keys.members[i].key, keys.members[i].num);
 	json_object_release(&keys);
 	unlink(keys_path);
+	free(keys_path);
 	return ret;
 }
 
@@ -314,7 +330,7 @@ static int by_value_desc(const void *a, const void *b)
 }
 
 /* The hottest "self" and "children" rows of the latest profile. */
-void run_profile_summary(const char *base, FILE *fp)
+void run_profile_summary(FILE *fp)
 {
 	static const char *const kinds[] = { "self", "children" };
 

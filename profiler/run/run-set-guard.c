@@ -139,7 +139,7 @@ int run_reconcile_matrix(const char *base, int *added, char *err, size_t errlen)
 		qsort(runs, nr, sizeof(*runs), cmp_long);
 		snprintf(path, sizeof(path), "%s/matrix.json", base);
 		if (!access(path, F_OK))
-			ret = matrix_read_json_err(path, &m, err, errlen);
+			ret = matrix_read_json(path, &m, err, errlen);
 	}
 	for (size_t i = 0; !ret && i < nr; i++) {
 		bool in = false;

@@ -29,8 +29,8 @@ int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out);
 void run_profile_set_title(const char *title);
 /* The event that was sampled, or NULL before the first profile. */
 const char *run_profile_event_used(void);
-/* Print the top perf-profile rows of the latest run under @base (nothing without profiles). */
-void run_profile_summary(const char *base, FILE *fp);
+/* Print the top perf-profile rows of the latest profiled run (nothing without profiles). */
+void run_profile_summary(FILE *fp);
 void run_profile_free(struct run_profile *rp);	/* NULL-safe */
 struct stat_session;
 /*

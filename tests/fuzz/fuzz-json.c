@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!json_parse((const char *)data, size, &o, err, sizeof(err)))
 		json_get(&o, "stats_source");
 	json_object_release(&o);
-	if (!matrix_read_json_err(in, &m, err, sizeof(err))) {
-		matrix_add_stats_json_err(&m, in, err, sizeof(err));
+	if (!matrix_read_json(in, &m, err, sizeof(err))) {
+		matrix_add_stats_json(&m, in, err, sizeof(err));
 		matrix_write_json(stdout, &m);
 	}
 	matrix_release(&m);
