@@ -168,7 +168,7 @@ void agg_release(struct agg_table *t);
 /* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
 
 /* What a batch holds, in order; each message is a whole number of u64 words. */
-enum pipe_msg_type { PIPE_STACK = 1, PIPE_RECORD = 2 };
+enum pipe_msg_type { PIPE_STACK = 1, PIPE_RECORD = 2, PIPE_UNWIND = 3 };
 
 /* A distinct raw stack with its sums; nr call-chain words follow. */
 struct pipe_stack {
@@ -249,8 +249,36 @@ struct resolver {
 	struct frame_cache		frames_seen;
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	uint32_t			ids[RESOLVE_MAX_STACK + 1];	/* the stack being added */
+	uint64_t			*unwind_chain;	/* pipeline-unwind.c's scratch */
+	size_t				unwind_alloc;
+	uint64_t			unwound_samples;	/* samples DWARF-unwound */
+	uint64_t			unwind_short;	/* of those, no caller found */
 	char				err[256];	/* why it failed */
 };
+
+/* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
+
+/* ---- samples with a user stack copy (pipeline-unwind.c) ----------------------------------- */
+
+enum unwind_want {
+	UNWIND_NONE,		/* no registers or stack copy: an ordinary sample */
+	UNWIND_YES,
+	UNWIND_ABI32,		/* a 32-bit process: not unwound (x86_64 only) */
+	UNWIND_NO_REGS,		/* sample_regs_user lacks registers the unwinder needs */
+};
+/* Whether @s is to be DWARF-unwound, as perf decides it. */
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s);
+/*
+ * A PIPE_UNWIND message into @b: @st (its type replaced, nr chain words from s->callchain),
+ * the chain, the DWARF registers, the stack copy's length and bytes. 0 or -ENOMEM.
+ */
+int unwind_put(struct pipe_batch *b, const struct pipe_stack *st,
+	       const struct perf_event_attr *attr, const struct perf_sample *s);
+/* Words of a PIPE_UNWIND message after its header at @after. */
+size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
+/* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
+int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 
 /* Load the kernel symbols: the queue's start function. 0 or -errno with r->err set. */
 int resolver_start(void *r);

@@ -150,7 +150,7 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
  * symbolize alike) saved fewer instructions than its copy of every stack cost in memory and
  * page faults.
  */
-static int add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
 {
 	struct callgraph *cg;
 	struct cg_task task;
@@ -261,8 +261,14 @@ int resolver_consume(void *arg, const uint64_t *w, size_t nr)
 			const struct pipe_stack *st = (const void *)&w[at];
 
 			at += sizeof(*st) / 8;
-			ret = add_stack(r, st, &w[at]);
+			ret = resolver_add_stack(r, st, &w[at]);
 			at += st->nr;
+		} else if (type == PIPE_UNWIND) {
+			const struct pipe_stack *st = (const void *)&w[at];
+
+			at += sizeof(*st) / 8;
+			ret = resolver_unwind(r, st, &w[at]);
+			at += unwind_msg_words(st, &w[at]);
 		} else {
 			const struct pipe_record *rec = (const void *)&w[at];
 
@@ -312,6 +318,7 @@ void resolver_release(struct resolver *r)
 	for (size_t i = 0; r->cgs && i < r->nr_attrs; i++)
 		callgraph_free(r->cgs[i]);
 	free(r->cgs);
+	free(r->unwind_chain);
 	comm_table_release(&r->comms);
 	frame_cache_release(&r->frames_seen);
 	sym_session_free(r->sym);

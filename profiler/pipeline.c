@@ -154,10 +154,28 @@ static int send_record(struct loader *l, const struct perf_record *rec, char *er
 	return 0;
 }
 
+/* A sample to DWARF-unwind: passed on alone, in order (see pipeline-unwind.c). */
+static int add_unwind_sample(struct loader *l, const struct perf_evattr *ev,
+			     const struct agg_key *k, const struct perf_sample *s, char *err,
+			     size_t errlen)
+{
+	struct pipe_stack st = {
+		.event = k->event, .pid = k->pid, .tid = k->tid, .nr = k->nr, .misc = k->misc,
+		.ip = k->ip, .period = s->period, .samples = 1,
+	};
+
+	if (unwind_put(&l->batch, &st, &ev->attr, s))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[ev->idx]++;
+	l->p->nr_samples++;
+	return 0;
+}
+
 static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
 		      size_t errlen)
 {
 	const struct perf_evattr *ev = rec->attr;
+	enum unwind_want want;
 	struct perf_sample s;
 	struct agg_key k;
 
@@ -170,6 +188,10 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
 	};
+	want = unwind_wanted(&ev->attr, &s);
+	if (want == UNWIND_YES)
+		return add_unwind_sample(l, ev, &k, &s, err, errlen);
+	l->p->nr_not_unwound[want]++;
 	if (agg_add(&l->agg, &k, s.period))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[ev->idx]++;
@@ -271,6 +293,8 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	sym_session_stats(l->res.sym, &st);
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
+	l->p->nr_unwound = l->res.unwound_samples;
+	l->p->nr_unwind_short = l->res.unwind_short;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
 	if (st.first_stale)

@@ -50,6 +50,12 @@ struct profile {
 	uint64_t		nr_stale_files;
 	char			*first_stale;
 	uint64_t		nr_files_from_cache;
+	/*
+	 * DWARF unwinding (--call-graph dwarf): samples unwound, of those with no caller found,
+	 * and samples not unwound by enum unwind_want (index 0: no stack copy, as any other).
+	 */
+	uint64_t		nr_unwound, nr_unwind_short;
+	uint64_t		nr_not_unwound[4];
 };
 
 /* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */

@@ -22,6 +22,7 @@ struct sym_file {
 	char		*perf_map_text;	/* perf_map: the file's text, names point into it */
 	uint8_t		build_id[20];	/* as recorded; build_id_len 0: not known */
 	uint8_t		build_id_len;
+	bool		from_cache;	/* loaded from perf's build-id cache copy */
 };
 
 struct sym_session {
@@ -31,6 +32,7 @@ struct sym_session {
 	struct ptr_table	files;		/* of struct sym_file, by path pointer */
 	struct sym_cache	cache;
 	struct sym_stats	stats;
+	struct sym_unwind	*unwind;	/* unwind.c's per-process Dwfl, on first use */
 	const char		*unknown;
 	/*
 	 * Kernel results depend on the kernel and module maps: a map change starts a new
@@ -82,6 +84,7 @@ void sym_session_free(struct sym_session *s)
 			free(f);
 		}
 	}
+	unwind_release(s->unwind);
 	ptr_table_release(&s->files);
 	cache_release(&s->cache);
 	procs_release(&s->procs);
@@ -180,6 +183,7 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	/* procs_get may have moved slots, never the procs themselves */
 	if (!pp) {
 		cp->nr = 0;
+		cp->gen++;
 		return 0;
 	}
 	return proc_copy_maps(cp, pp);
@@ -236,6 +240,7 @@ static int load_checked(struct sym_session *s, struct sym_file *f)
 	if (elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
 		return err;
 	s->stats.files_from_cache++;
+	f->from_cache = true;
 	return 0;
 }
 
@@ -353,6 +358,46 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	/* a file's symbols are identified in the file; the kernel has one address space */
 	out->sym_id = !e->sym ? 0 : kernel ? out->sym_start : e->sym_id;
 	return e->rc;
+}
+
+int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out)
+{
+	struct sym_proc *p = procs_find(&s->procs, pid);
+	const struct sym_map *m = p ? proc_map_find(p, addr) : NULL;
+	struct sym_file *f = m ? m->file : NULL;
+	char cached[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (!m)
+		return -ENOENT;
+	out->start = m->start;
+	out->pgoff = m->pgoff;
+	out->dso = f->path;
+	out->gen = p->gen;
+	if (f->perf_map || is_special_mapping(f->path))
+		return 0;
+	if (f->state == FILE_UNLOADED)
+		file_load(s, f);
+	if (f->state != FILE_LOADED)
+		return 0;
+	if (!f->from_cache) {
+		out->elf_path = f->path;
+	} else if (build_id_cache_path(f, cached, sizeof(cached))) {
+		out->elf_path = sym_strpool_intern(&s->pool, cached);
+		if (!out->elf_path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct sym_unwind **session_unwind(struct sym_session *s)
+{
+	return &s->unwind;
+}
+
+struct proc_table *session_procs(struct sym_session *s)
+{
+	return &s->procs;
 }
 
 const char *sym_session_kernel_source(const struct sym_session *s)

@@ -11,6 +11,7 @@
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
+ *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
  *   session.c   the public API
  */
 #ifndef KPROF_SYMBOLIZE_LOCAL_H
@@ -178,6 +179,7 @@ void cache_release(struct sym_cache *c);
 
 /* ---- maps.c ---------------------------------------------------------------------------------- */
 struct sym_file;
+struct unwind_proc;
 struct sym_map {
 	uint64_t	start, end, pgoff;
 	struct sym_file	*file;		/* user mappings: the mapped file */
@@ -188,6 +190,8 @@ struct sym_proc {
 	struct sym_map	*maps;		/* sorted by start, never overlapping */
 	size_t		nr, alloc;
 	size_t		last;		/* index of the last hit, tried first */
+	uint32_t	gen;		/* changes with every mapping change (unwind.c's Dwfl) */
+	struct unwind_proc *unwind;	/* unwind.c's libdwfl state, or NULL; owned */
 };
 struct proc_table {
 	struct ptr_table index;		/* of struct sym_proc, by pid */
@@ -230,5 +234,24 @@ const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
 /* ---- session.c ------------------------------------------------------------------------------- */
 /* The name to hand out for @e: interned on first use so equal names give equal pointers. */
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
+/* What unwind.c needs of the mapping covering an address. Strings owned by the session. */
+struct map_file {
+	uint64_t	start, pgoff;	/* the mapping */
+	const char	*dso;		/* the name shown */
+	const char	*elf_path;	/* the ELF file to read (the build-id cache copy when the
+					 * file was rebuilt), NULL when there is none to read */
+	uint32_t	gen;		/* the process's mapping generation */
+};
+/* Fill @out for @addr in @pid: 0, -ENOENT (no mapping) or -ENOMEM. */
+int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out);
+/* The session's unwinder slot (unwind.c creates it on first use), and its processes. */
+struct sym_unwind **session_unwind(struct sym_session *s);
+struct proc_table *session_procs(struct sym_session *s);
+
+/* ---- unwind.c -------------------------------------------------------------------------------- */
+struct sym_unwind;
+struct unwind_proc;
+void unwind_release(struct sym_unwind *u);	/* NULL-safe */
+void unwind_proc_free(struct unwind_proc *p);	/* NULL-safe (procs_release) */
 
 #endif

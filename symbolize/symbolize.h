@@ -24,6 +24,7 @@
 #define KPROF_SYMBOLIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -95,6 +96,22 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
  */
 int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool kernel,
 			struct sym_result *out);
+
+/*
+ * DWARF unwinding of a sampled user stack (perf record --call-graph dwarf: the registers and a
+ * copy of the stack from the stack pointer up), through the CFI of the files @pid maps, as
+ * perf's unwind-libdw does. x86_64 only: @regs are DWARF registers 0..16 (rax, rdx, rcx, rbx,
+ * rsi, rdi, rbp, rsp, r8..r15, rip). Fills @ips (leaf first) with the sampled rip, then each
+ * caller's return address minus one (the call, as perf shows it), at most @max. The chain ends
+ * where the CFI ends it, where memory is neither in the stack copy nor in a mapped file, or at
+ * a frame in a mapping without an ELF file to read (JIT code, the vdso, a file rebuilt since the
+ * recording and not in perf's build-id cache), which is left out as perf leaves it out.
+ * Returns the number of frames (0: nothing could be unwound), -EINVAL or -ENOMEM. One libdwfl
+ * state is kept per process while its mappings stay the same.
+ */
+#define SYM_UNWIND_NREGS	17
+int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM_UNWIND_NREGS],
+		       const void *stack, size_t stack_len, uint64_t *ips, size_t max);
 
 /* Which kernel symbol source is in use: "vmlinux PATH", "kallsyms PATH", or "none". Owned. */
 const char *sym_session_kernel_source(const struct sym_session *s);
