@@ -106,12 +106,18 @@ static int add_stack(const struct cg_stack *st, void *arg)
 	for (i = st->nr; i-- > 0 && !err;) {	/* leaf first in the graph, root first here */
 		const struct cg_frame *f = &st->frames[i];
 
+		if (!i && (f->flags & CG_FRAME_SELF_ONLY))
+			break;
 		c->offs[nr] = c->len;
 		c->flags[nr++] = f->flags & CG_FRAME_KERNEL ? FLAME_FRAME_KERNEL : 0;
 		if (f->sym && has_kernel_suffix(f->sym)) {
 			/* `perf script` text gives names already annotated (--kernel) */
 			err = put_bytes(c, f->sym, strlen(f->sym) - 4) ?: put_bytes(c, "", 1);
 			c->flags[nr - 1] = FLAME_FRAME_KERNEL;
+		} else if (f->sym && (f->flags & CG_FRAME_INLINED) && strstr(f->sym, " (inlined)")) {
+			/* as the folded text of perf script shows it: NAME */
+			err = put_bytes(c, f->sym, (size_t)(strstr(f->sym, " (inlined)") - f->sym)) ?:
+			      put_bytes(c, "", 1);
 		} else if (f->sym) {
 			err = put_name(c, "", f->sym, "", ';', ':');
 		} else if (strcmp(f->dso, "[unknown]")) {

@@ -90,7 +90,12 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 	char addr[24];
 	int err;
 
-	if (f->sym) {
+	if (f->sym && (f->flags & CG_FRAME_INLINED)) {
+		/* perf script prints "NAME+OFF (inlined)", stackcollapse keeps NAME */
+		const char *cut = strstr(f->sym, " (inlined)");
+
+		err = sb_putn(b, f->sym, cut ? (size_t)(cut - f->sym) : strlen(f->sym));
+	} else if (f->sym) {
 		err = put_name(b, f->sym);
 	} else {
 		/* "[unknown]" becomes "[<module basename>]" when the module is known. */
@@ -193,6 +198,8 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	if (t->comm)
 		err = put_root(b, t, flags);
 	for (j = r->nr; j-- > 0 && !err;) {	/* root first */
+		if (!j && (cg_frame_at(cg, r->ids[0])->flags & CG_FRAME_SELF_ONLY))
+			break;
 		if (b->len)
 			err = sb_putn(b, ";", 1);
 		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);

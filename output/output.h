@@ -29,6 +29,17 @@ struct callgraph;
 
 enum cg_frame_flags {
 	CG_FRAME_KERNEL	= 1 << 0,	/* a kernel frame (perf's [k]) */
+	/*
+	 * An inlined function of a DWARF-unwound frame: sym is "NAME (inlined)" as perf report
+	 * shows it; folded stacks show NAME, as perf script | stackcollapse-perf.pl does.
+	 */
+	CG_FRAME_INLINED = 1 << 1,
+	/*
+	 * The sample's own symbol (perf report's Self) in front of a chain that does not start
+	 * with it: counted like any leaf, not written in folded stacks and flame graphs, which
+	 * show the chain as perf script prints it.
+	 */
+	CG_FRAME_SELF_ONLY = 1 << 2,
 };
 
 struct cg_frame {

@@ -248,9 +248,8 @@ struct resolver {
 	struct comm_table		comms;
 	struct frame_cache		frames_seen;
 	uint32_t			gen, kgen;	/* of the stack being resolved */
-	uint32_t			ids[RESOLVE_MAX_STACK + 1];	/* the stack being added */
-	uint64_t			*unwind_chain;	/* pipeline-unwind.c's scratch */
-	size_t				unwind_alloc;
+	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
+	uint32_t			ids[RESOLVE_MAX_STACK + 2];
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
 	char				err[256];	/* why it failed */
@@ -258,17 +257,27 @@ struct resolver {
 
 /* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
 int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
+/*
+ * The pieces of it, for pipeline-unwind.c: the event's graph (created on first use, the
+ * generations of the stack's address spaces set; NULL: bad event or ENOMEM), the call chain's
+ * frames into r->ids (their number or -errno), one user address's frame id, and adding the
+ * @n ids in r->ids.
+ */
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st);
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain);
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id);
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n);
 
 /* ---- samples with a user stack copy (pipeline-unwind.c) ----------------------------------- */
 
-enum unwind_want {
-	UNWIND_NONE,		/* no registers or stack copy: an ordinary sample */
-	UNWIND_YES,
-	UNWIND_ABI32,		/* a 32-bit process: not unwound (x86_64 only) */
-	UNWIND_NO_REGS,		/* sample_regs_user lacks registers the unwinder needs */
-};
+/* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
+bool unwind_arch_ok(const char *arch);
 /* Whether @s is to be DWARF-unwound, as perf decides it. */
-enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s);
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
+			       bool arch_ok);
 /*
  * A PIPE_UNWIND message into @b: @st (its type replaced, nr chain words from s->callchain),
  * the chain, the DWARF registers, the stack copy's length and bytes. 0 or -ENOMEM.

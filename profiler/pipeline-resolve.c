@@ -144,6 +144,51 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	return ret ? ret : (long)n + 1;
 }
 
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st)
+{
+	if (st->event >= r->nr_attrs)
+		return NULL;
+	if (!r->cgs[st->event]) {
+		r->cgs[st->event] = callgraph_new();
+		if (!r->cgs[st->event])
+			return NULL;
+		/*
+		 * Frame names are the sym_session's and comms the comm_table's: pooled and
+		 * unchanged until the resolver is released, after the last add. The graph can then
+		 * map each distinct frame once instead of hashing its text for every stack.
+		 */
+		callgraph_stable_strings(r->cgs[st->event], true);
+	}
+	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
+	r->kgen = frame_cache_gen(&r->frames_seen, -1);
+	return r->cgs[st->event];
+}
+
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n)
+{
+	struct cg_task task;
+
+	task.comm = comm_table_name(&r->comms, st->tid);
+	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
+	task.tid = r->o->keep_tid ? st->tid : -1;
+	if (!task.comm)
+		return -ENOMEM;
+	return callgraph_add_ids(cg, &task, r->ids, n, st->period, st->samples);
+}
+
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain)
+{
+	return stack_ids(r, cg, st, chain);
+}
+
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id)
+{
+	return resolve(r, cg, event, pid, addr, PERF_RECORD_MISC_USER, id);
+}
+
 /*
  * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
  * straight in as ids: a table of symbolized stacks in between (summing raw stacks that
@@ -152,35 +197,15 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
  */
 int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
 {
-	struct callgraph *cg;
-	struct cg_task task;
+	struct callgraph *cg = resolver_graph(r, st);
 	long n;
 
-	if (st->event >= r->nr_attrs)
-		return -EINVAL;
-	if (!r->cgs[st->event]) {
-		r->cgs[st->event] = callgraph_new();
-		if (!r->cgs[st->event])
-			return -ENOMEM;
-		/*
-		 * Frame names are the sym_session's and comms the comm_table's: pooled and
-		 * unchanged until the resolver is released, after the last add. The graph can then
-		 * map each distinct frame once instead of hashing its text for every stack.
-		 */
-		callgraph_stable_strings(r->cgs[st->event], true);
-	}
-	cg = r->cgs[st->event];
-	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
-	r->kgen = frame_cache_gen(&r->frames_seen, -1);
+	if (!cg)
+		return st->event >= r->nr_attrs ? -EINVAL : -ENOMEM;
 	n = stack_ids(r, cg, st, chain);
 	if (n < 0)
 		return (int)n;
-	task.comm = comm_table_name(&r->comms, st->tid);
-	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
-	task.tid = r->o->keep_tid ? st->tid : -1;
-	if (!task.comm)
-		return -ENOMEM;
-	return callgraph_add_ids(cg, &task, r->ids, (size_t)n, st->period, st->samples);
+	return resolver_add_ids(r, cg, st, (size_t)n);
 }
 
 /*
@@ -318,7 +343,6 @@ void resolver_release(struct resolver *r)
 	for (size_t i = 0; r->cgs && i < r->nr_attrs; i++)
 		callgraph_free(r->cgs[i]);
 	free(r->cgs);
-	free(r->unwind_chain);
 	comm_table_release(&r->comms);
 	frame_cache_release(&r->frames_seen);
 	sym_session_free(r->sym);

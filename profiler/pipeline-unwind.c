@@ -6,10 +6,11 @@
  * Such a sample carries its user registers and a copy of its user stack; no two are alike, so
  * they are not summed by raw stack: the reading side passes each one on as a PIPE_UNWIND
  * message (its call chain, the registers in DWARF order, the used part of the stack copy), and
- * the resolving side unwinds it with symbolize's DWARF unwinder and adds the result as if the
- * recorded call chain had carried the user frames: the kernel part as recorded, then
- * PERF_CONTEXT_USER and the unwound addresses -- what perf's thread__resolve_callchain() does
- * with the unwinder's entries (the recorded chain first, callee order).
+ * the resolving side unwinds it with symbolize's DWARF unwinder and adds the recorded chain
+ * (the kernel's part) followed by the unwound frames -- what perf's thread__resolve_callchain()
+ * does with the unwinder's entries (the recorded chain first, callee order), each unwound
+ * address shown as its inlined functions when its file's DWARF has them (perf's
+ * append_inlines, which only unwound frames get).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +27,18 @@ static const uint8_t dwarf_to_perf[SYM_UNWIND_NREGS] = {
 
 #define PERF_SAMPLE_REGS_ABI_64	2
 
-enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s)
+bool unwind_arch_ok(const char *arch)
+{
+#ifdef __x86_64__
+	return !arch || !strcmp(arch, "x86_64");
+#else
+	(void)arch;
+	return false;
+#endif
+}
+
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
+			       bool arch_ok)
 {
 	const uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
@@ -34,6 +46,8 @@ enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct 
 	if ((attr->sample_type & both) != both || !s->user_regs_abi || !s->user_regs ||
 	    !s->user_stack_dyn_size)
 		return UNWIND_NONE;
+	if (!arch_ok)
+		return UNWIND_ARCH;
 	if (s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64)
 		return UNWIND_ABI32;
 	for (size_t i = 0; i < SYM_UNWIND_NREGS; i++)
@@ -78,37 +92,84 @@ size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after)
 	return st->nr + SYM_UNWIND_NREGS + 1 + (size_t)((stack_len + 7) / 8);
 }
 
+/*
+ * The frames of one unwound address appended to r->ids: its inlined functions when the file's
+ * DWARF has them (perf's append_inlines), else its symbol. @skip_first: the sample's own frame
+ * is already r->ids[0] (a user-mode sample), so the first frame is left out when it is the
+ * symbol itself.
+ */
+static int add_frames(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		      uint64_t addr, bool skip_first, size_t *n)
+{
+	const struct sym_inline *in;
+	struct sym_result res;
+	int nr = sym_session_inlines(r->sym, st->pid, addr, &in);
+
+	if (nr < 0)
+		return nr;
+	if (!nr) {
+		if (skip_first)
+			return 0;
+		if (*n > RESOLVE_MAX_STACK)
+			return 0;
+		return resolver_frame_id(r, cg, st->event, st->pid, addr, &r->ids[(*n)++]);
+	}
+	sym_session_resolve(r->sym, st->pid, addr, false, &res);
+	if (skip_first && in[0].inlined) {
+		/*
+		 * The chain perf shows starts with an inlined function: the symbol in front of
+		 * it takes the sample's Self in reports but is not part of the chain.
+		 */
+		struct cg_frame f = {
+			.sym = res.sym, .dso = res.dso, .sym_start = res.sym_id,
+			.flags = CG_FRAME_SELF_ONLY,
+		};
+		int ret = callgraph_frame_id(cg, &f, &r->ids[0]);
+
+		if (ret)
+			return ret;
+	}
+	for (int i = skip_first && !in[0].inlined; i < nr && *n <= RESOLVE_MAX_STACK; i++) {
+		struct cg_frame f = {
+			.sym = in[i].sym, .dso = res.dso, .sym_start = res.sym_id,
+			.flags = in[i].inlined ? CG_FRAME_INLINED : 0,
+		};
+		int ret = callgraph_frame_id(cg, &f, &r->ids[(*n)++]);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after)
 {
 	const uint64_t *regs = after + st->nr;
-	size_t stack_len = (size_t)regs[SYM_UNWIND_NREGS];
-	size_t need = st->nr + 1 + RESOLVE_MAX_STACK;
-	struct pipe_stack ext = *st;
-	uint64_t *chain;
-	int n;
+	size_t stack_len = (size_t)regs[SYM_UNWIND_NREGS], n;
+	struct callgraph *cg = resolver_graph(r, st);
+	uint64_t ips[RESOLVE_MAX_STACK];
+	long nk;
+	int nu, ret = 0;
 
-	if (need > r->unwind_alloc) {
-		chain = realloc(r->unwind_chain, need * sizeof(*chain));
-		if (!chain)
-			return -ENOMEM;
-		r->unwind_chain = chain;
-		r->unwind_alloc = need;
-	}
-	chain = r->unwind_chain;
-	if (st->nr)
-		memcpy(chain, after, st->nr * 8);
-	n = sym_session_unwind(r->sym, st->pid, regs, regs + SYM_UNWIND_NREGS + 1, stack_len,
-			       chain + st->nr + 1, RESOLVE_MAX_STACK);
-	if (n < 0)
-		return n;
+	if (!cg)
+		return st->event >= r->nr_attrs ? -EINVAL : -ENOMEM;
+	/* the recorded chain (the kernel's part), the sample's own frame first */
+	nk = resolver_stack_ids(r, cg, st, after);
+	if (nk < 0)
+		return (int)nk;
+	nu = sym_session_unwind(r->sym, st->pid, regs, regs + SYM_UNWIND_NREGS + 1, stack_len,
+				ips, RESOLVE_MAX_STACK);
+	if (nu < 0)
+		return nu;
 	r->unwound_samples += st->samples;
-	if (n <= 1)
+	if (nu <= 1)
 		r->unwind_short += st->samples;
-	ext.type = PIPE_STACK;
-	ext.nr = st->nr;
-	if (n > 0) {
-		chain[st->nr] = (uint64_t)PERF_CONTEXT_USER;
-		ext.nr += 1 + (uint32_t)n;
+	n = (size_t)nk;
+	for (int i = 0; i < nu && !ret; i++) {
+		/* a user-mode sample's leaf is its ip, which the chain's frames began with */
+		bool own = i == 0 && !st->nr && ips[0] == st->ip;
+
+		ret = add_frames(r, cg, st, ips[i], own, &n);
 	}
-	return resolver_add_stack(r, &ext, chain);
+	return ret ? ret : resolver_add_ids(r, cg, st, n);
 }

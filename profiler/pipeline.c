@@ -35,6 +35,7 @@ struct loader {
 	bool				queue_started;
 	struct resolver			res;		/* the other side: after the queue only */
 	char				*kallsyms;	/* owned */
+	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -188,7 +189,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
 	};
-	want = unwind_wanted(&ev->attr, &s);
+	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
 	if (want == UNWIND_YES)
 		return add_unwind_sample(l, ev, &k, &s, err, errlen);
 	l->p->nr_not_unwound[want]++;
@@ -256,6 +257,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	struct resolver *res = &l->res;
 	int ret;
 
+	l->unwind_arch_ok = unwind_arch_ok(in->arch);
 	res->o = l->o;
 	res->nr_attrs = nr;
 	res->build_ids = in->build_ids;

@@ -32,6 +32,15 @@ struct profile_event {
 	uint64_t	nr_samples;
 };
 
+/* Whether a sample was DWARF-unwound, and why not (pipeline-unwind.c). */
+enum unwind_want {
+	UNWIND_NONE,		/* no registers or stack copy: an ordinary sample */
+	UNWIND_YES,
+	UNWIND_ABI32,		/* a 32-bit process: not unwound (x86_64 only) */
+	UNWIND_NO_REGS,		/* sample_regs_user lacks registers the unwinder needs */
+	UNWIND_ARCH,		/* recorded on (or read on) another architecture than x86_64 */
+};
+
 struct profile {
 	struct profile_event	*events;	/* events that have samples, in attr order */
 	size_t			nr_events;
@@ -55,7 +64,7 @@ struct profile {
 	 * and samples not unwound by enum unwind_want (index 0: no stack copy, as any other).
 	 */
 	uint64_t		nr_unwound, nr_unwind_short;
-	uint64_t		nr_not_unwound[4];
+	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 };
 
 /* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */

@@ -33,6 +33,7 @@ struct sym_session {
 	struct sym_cache	cache;
 	struct sym_stats	stats;
 	struct sym_unwind	*unwind;	/* unwind.c's per-process Dwfl, on first use */
+	struct sym_inlines	*inlines;	/* unwind-inline.c's files and answers */
 	const char		*unknown;
 	/*
 	 * Kernel results depend on the kernel and module maps: a map change starts a new
@@ -85,6 +86,7 @@ void sym_session_free(struct sym_session *s)
 		}
 	}
 	unwind_release(s->unwind);
+	inlines_release(s->inlines);
 	ptr_table_release(&s->files);
 	cache_release(&s->cache);
 	procs_release(&s->procs);
@@ -398,6 +400,16 @@ struct sym_unwind **session_unwind(struct sym_session *s)
 struct proc_table *session_procs(struct sym_session *s)
 {
 	return &s->procs;
+}
+
+struct sym_inlines **session_inlines(struct sym_session *s)
+{
+	return &s->inlines;
+}
+
+struct sym_strpool *session_pool(struct sym_session *s)
+{
+	return &s->pool;
 }
 
 const char *sym_session_kernel_source(const struct sym_session *s)

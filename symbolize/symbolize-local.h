@@ -12,6 +12,7 @@
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
  *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
+ *   unwind-inline.c  the inlined-function frames perf shows for an unwound address
  *   session.c   the public API
  */
 #ifndef KPROF_SYMBOLIZE_LOCAL_H
@@ -247,11 +248,17 @@ int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map
 /* The session's unwinder slot (unwind.c creates it on first use), and its processes. */
 struct sym_unwind **session_unwind(struct sym_session *s);
 struct proc_table *session_procs(struct sym_session *s);
+struct sym_inlines **session_inlines(struct sym_session *s);
+struct sym_strpool *session_pool(struct sym_session *s);
 
 /* ---- unwind.c -------------------------------------------------------------------------------- */
 struct sym_unwind;
 struct unwind_proc;
 void unwind_release(struct sym_unwind *u);	/* NULL-safe */
 void unwind_proc_free(struct unwind_proc *p);	/* NULL-safe (procs_release) */
+
+/* ---- unwind-inline.c ------------------------------------------------------------------------- */
+struct sym_inlines;
+void inlines_release(struct sym_inlines *in);	/* NULL-safe */
 
 #endif

@@ -113,6 +113,22 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM_UNWIND_NREGS],
 		       const void *stack, size_t stack_len, uint64_t *ips, size_t max);
 
+/*
+ * The frames perf 6.1 shows instead of a DWARF-unwound user address (and only for those: frame
+ * pointer chains are shown as they are): the functions at @addr from the file's DWARF, innermost
+ * first, as `addr2line -i -f` names them. A function that is not the symbol sym_session_resolve()
+ * gives (an inlined one, or a clone's DWARF name) has sym "NAME (inlined)" and inlined set, as
+ * perf prints it; the one that is has the symbol's name. Returns their number, with *out
+ * pointing at them (owned by the session), or 0 when the address has no symbol or no DWARF
+ * (show the symbol), or -ENOMEM.
+ */
+struct sym_inline {
+	const char	*sym;		/* interned, as sym_result.sym */
+	bool		inlined;
+};
+int sym_session_inlines(struct sym_session *s, pid_t pid, uint64_t addr,
+			const struct sym_inline **out);
+
 /* Which kernel symbol source is in use: "vmlinux PATH", "kallsyms PATH", or "none". Owned. */
 const char *sym_session_kernel_source(const struct sym_session *s);
 
