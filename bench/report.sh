@@ -9,6 +9,10 @@
 # each command and the ratios; also checks that kprof's keys agree with perf's (LKP's parser
 # rules), since a fast wrong answer is no answer. Any other perf.data can be given instead.
 #
+# With CALLGRAPH=dwarf the recording is `perf record --call-graph dwarf -F 4000 -e cpu-clock`
+# of the fixture built without frame pointers alone (each sample carries an 8 KiB stack copy, so
+# system wide at 10 kHz would be gigabytes): it measures DWARF unwinding against perf report's.
+#
 # usage: bench/report.sh [SECONDS] [PERF_DATA]   (default 30; an existing PERF_DATA is reused)
 # Targets (issue 2): report >= 10x faster than perf report, peak RSS below perf report's;
 # collapse >= 10x faster than perf script.
@@ -25,7 +29,13 @@ DATA=${2:-$work/perf.data}
 [ -x /usr/bin/time ] || { echo "bench/report.sh: needs GNU time (.ci/install-deps)" >&2; exit 1; }
 [ -x "$KPROF" ] || { echo "bench/report.sh: build kprof first (make)" >&2; exit 1; }
 
-if [ ! -s "$DATA" ]; then
+if [ ! -s "$DATA" ] && [ "${CALLGRAPH:-fp}" = dwarf ]; then
+	FIXTURE=$src/build/tests/fixtures/calltree-nofp
+	[ -x "$FIXTURE" ] || make -C "$src" -s "${FIXTURE#"$src"/}"
+	echo "recording $SECONDS_REC s of the fixture with --call-graph dwarf at 4 kHz ..."
+	perf record -q --call-graph dwarf -F 4000 -e cpu-clock -o "$DATA" -- \
+		"$FIXTURE" "$SECONDS_REC" >/dev/null 2>&1
+elif [ ! -s "$DATA" ]; then
 	[ -x "$FIXTURE" ] || make -C "$src" -s "${FIXTURE#"$src"/}"
 	echo "recording $SECONDS_REC s system wide at 10 kHz with both CPUs busy ..."
 	perf record -q -a -g -F 10000 -e cpu-clock -o "$DATA" -- \
