@@ -7,9 +7,10 @@
 #   make test-mem     the unit tests under valgrind (memcheck; helgrind for the threaded ones)
 #   make V=1          show the commands
 #
-# Sources are found per module (profiler/ symbolize/ output/ workloads/); each module is its own
-# archive, and a unit test tests/unit/test-<module>-*.c links only what that module may use, so a
-# layering violation is a link error.
+# Sources are found per module (profiler/{lib,perfdata,script,record,profile,run,cli}/ symbolize/
+# output/ workloads/); each module is its own archive, and a unit test tests/unit/test-<module>-*.c
+# links only what that module may use, so a layering violation is a link error; check-layering
+# (run before every link of kprof) also rejects forbidden includes and symbols.
 
 PROG		:= kprof
 VERSION		:= 0.1.0
@@ -58,26 +59,53 @@ PERF_CFLAGS	:= -I$(KTOOLS)/lib/perf/include -I$(KTOOLS)/include
 PERF_LIBS	:= $(LIBPERF_A) $(LIBAPI_A)
 
 # ---- sources ------------------------------------------------------------------------------------
-MODULES		:= output symbolize workloads profiler
-output_SRCS	:= $(sort $(wildcard output/*.c))
-symbolize_SRCS	:= $(sort $(wildcard symbolize/*.c))
-workloads_SRCS	:= $(sort $(wildcard workloads/*.c))
-profiler_SRCS	:= $(sort $(filter-out profiler/main.c,$(wildcard profiler/*.c)))
+# Modules, each an archive $(O)/<m>.a with one public header <dir>/<m>.h and private *-int.h
+# headers. <m>_DEPS lists what a module may use (include and link), transitively closed; data
+# flows one way: cli -> run -> {profile, record} -> {script, perfdata, symbolize, output} -> lib,
+# and run uses workloads. check-layering enforces it; the unit tests link only these archives.
+PMODULES	:= lib perfdata script record profile run cli
+MODULES		:= lib output symbolize workloads perfdata script record profile run cli
+lib_DIR		:= profiler/lib
+output_DIR	:= output
+symbolize_DIR	:= symbolize
+workloads_DIR	:= workloads
+$(foreach m,$(PMODULES),$(eval $(m)_DIR := profiler/$(m)))
+
+lib_DEPS	:=
+output_DEPS	:= lib
+symbolize_DEPS	:= lib
+workloads_DEPS	:= lib
+perfdata_DEPS	:= lib
+script_DEPS	:= perfdata output lib
+record_DEPS	:= perfdata output lib
+profile_DEPS	:= script perfdata symbolize output lib
+run_DEPS	:= profile record workloads script perfdata symbolize output lib
+cli_DEPS	:= run profile record workloads script perfdata symbolize output lib
+
+$(foreach m,$(MODULES),$(eval $(m)_SRCS := $(sort $(wildcard $($(m)_DIR)/*.c))))
+cli_SRCS	:= $(filter-out profiler/cli/main.c,$(cli_SRCS))
 
 obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
-# Link order: users before what they use.
-LINK_ALL	:= $(O)/profiler.a $(O)/output.a $(O)/symbolize.a $(O)/workloads.a \
-		   $(PERF_LIBS) $(TEP_LIBS) $(DW_LIBS) -lm -lpthread
+# What linking module m needs: its archive, then its dependencies' (users before what they use),
+# then the system libraries. Only record/ links libperf and libtraceevent (cli: libtraceevent),
+# only symbolize/ libdw.
+SYSLIBS_record	:= $(PERF_LIBS) $(TEP_LIBS)
+SYSLIBS_cli	:= $(TEP_LIBS)
+SYSLIBS_symbolize := $(DW_LIBS)
+link_of		= $(foreach d,$(1) $($(1)_DEPS),$(O)/$(d).a) \
+		  $(foreach d,$(1) $($(1)_DEPS),$(SYSLIBS_$(d))) -lm -lpthread
+LINK_ALL	:= $(call link_of,cli)
 
-ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/main.c)
+ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler/cli/main.c)
 
 all: $(PROG_OUT)
 
-# Only profiler/ sees libperf and libtraceevent; only symbolize/ sees libdw/libelf.
-$(O)/profiler/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
+# Only record/ sees libperf; record/ and the CLI see libtraceevent; only symbolize/ sees libdw.
+$(O)/profiler/record/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
+$(O)/profiler/cli/%.o: CFLAGS += $(TEP_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
-$(call obj,$(profiler_SRCS) profiler/main.c): | $(LIBPERF_A)
+$(call obj,$(record_SRCS)): | $(LIBPERF_A)
 
 $(O)/%.o: %.c
 	$(call msg,CC,$@)
@@ -91,9 +119,10 @@ $(O)/$(1).a: $(call obj,$($(1)_SRCS))
 endef
 $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 
-$(PROG_OUT): $(call obj,profiler/main.c) $(ARCHIVES) $(PERF_LIBS)
+# The binary is not linked before the layering check passed.
+$(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layering.ok
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/main.c) $(LINK_ALL)
+	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/cli/main.c) $(LINK_ALL)
 
 $(LIBPERF_A) $(LIBAPI_A) &:
 	$(call msg,LIBPERF,$(KTOOLS))
@@ -112,13 +141,10 @@ E2E		:= $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 FIXTURE_SRCS	:= $(sort $(wildcard tests/fixtures/*.c))
 FIXTURES	:= $(patsubst tests/fixtures/%.c,$(O)/tests/fixtures/%,$(FIXTURE_SRCS))
 
-# Each unit test links only the module it tests (and what that module may use).
-$(O)/tests/unit/test-output-%.t:    LINK = $(O)/output.a -lm
-$(O)/tests/unit/test-symbolize-%.t: LINK = $(O)/symbolize.a $(DW_LIBS)
-$(O)/tests/unit/test-workloads-%.t: LINK = $(O)/workloads.a -lm -lpthread
-$(O)/tests/unit/test-profiler-%.t:  LINK = $(LINK_ALL)
-$(O)/tests/unit/test-profiler-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
-$(call obj,$(UNIT_SRCS)): | $(LIBPERF_A)
+# Each unit test tests/unit/test-<module>-*.c links only that module and what it may use.
+$(foreach m,$(MODULES),$(eval $(O)/tests/unit/test-$(m)-%.t: LINK = $(call link_of,$(m))))
+$(O)/tests/unit/test-record-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
+$(O)/tests/unit/test-symbolize-%.o:  CFLAGS += $(DW_CFLAGS)
 
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(TAP_OBJ) $(ARCHIVES) $(PERF_LIBS)
 	$(call msg,LINK,$@)
@@ -150,7 +176,7 @@ e2e: tests
 	$(TEST_ENV) prove $(PROVE_FLAGS) $(E2E)
 
 # The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
-THREADED_T	:= $(O)/tests/unit/test-profiler-pipeline-queue.t $(O)/tests/unit/test-profiler-pipeline.t
+THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t
 
 test-mem: $(UNIT_T)
 	@for t in $(UNIT_T); do \
@@ -173,17 +199,20 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@./$(PROG) run anon-w-seq-mt
 
-# Layering rules that the archives alone cannot catch: forbidden includes, and one global name
-# defined in two modules (a static link silently picks one of them).
-check-layering: $(ARCHIVES)
-	@dups=$$(for a in $(ARCHIVES); do nm -g --defined-only $$a | awk 'NF == 3 {print $$3}' | sort -u; \
-		done | sort | uniq -d); \
-		[ -z "$$dups" ] || { echo "global symbols defined in two modules: $$dups" >&2; exit 1; }
-	@! grep -rn --include='*.[ch]' -E '#include\s*<perf/' symbolize output workloads \
-		$(wildcard tests/unit/test-output-* tests/unit/test-symbolize-* tests/unit/test-workloads-*) || \
-		{ echo 'libperf included outside profiler/' >&2; exit 1; }
-	@! grep -rn --include='*.[ch]' -E '#include\s*"profiler/' symbolize output workloads || \
-		{ echo 'profiler/ included from a library module' >&2; exit 1; }
+# The layering (see MODULES above): a module including another's header, or needing a symbol
+# that another module defines, when that module is not in its _DEPS, fails the build; so does one
+# global name defined in two modules (a static link silently picks one) and libperf included
+# outside record/. tests/check-layering.sh does the work; the rules are the _DEPS above.
+LAYERING_ENV	= $(foreach m,$(MODULES),DIR_$(m)='$($(m)_DIR)' DEPS_$(m)='$($(m)_DEPS)') \
+		  MODULES='$(MODULES)' ARCHIVE_DIR='$(O)'
+$(O)/layering.ok: $(ARCHIVES) tests/check-layering.sh $(shell find $(foreach m,$(MODULES),$($(m)_DIR)) -name '*.[ch]')
+	$(call msg,LAYERING,$(MODULES))
+	$(Q)$(LAYERING_ENV) tests/check-layering.sh
+	@touch $@
+
+check-layering:
+	@rm -f $(O)/layering.ok
+	@$(MAKE) --no-print-directory $(O)/layering.ok
 
 clean:
 	rm -rf $(O) build-san $(PROG)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 struct ext_frame {
 	struct cg_frame	raw;		/* as the caller passed it, strings not interned */
@@ -371,7 +371,7 @@ int callgraph_for_each(const struct callgraph *cg, cg_stack_fn fn, void *arg)
 	return ret;
 }
 
-/* ---- the internal view (output-local.h) --------------------------------------------------- */
+/* ---- the internal view (output-int.h) --------------------------------------------------- */
 
 size_t cg_nr_frames(const struct callgraph *cg)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
-#include "output/output-local.h"
+#include "output/flamegraph-int.h"
+#include "output/output-int.h"
 
 struct cg_to_tree {
 	struct flame_tree	*tree;

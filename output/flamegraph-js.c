@@ -4,7 +4,7 @@
  * readable .js file (checked by `node --check` in the tests); tests/fixtures/flamegraph-js.mk
  * makes this object depend on it.
  */
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 
 __asm__(".section .rodata\n"
 	".global flame_js\n"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 
 #define XPAD		10
 #define FONT_SIZE	12

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 
 struct flame_str {
 	uint64_t	hash;

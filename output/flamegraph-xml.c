@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 static uint64_t entry_hash(const struct hist_entry *e)
 {

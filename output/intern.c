@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * intern.c - the small containers of output/: hashing, arena, id hash table, string table.
- * See output-local.h for the contracts.
+ * See output-int.h for the contracts.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 uint64_t hash_bytes(const void *p, size_t len)
 {

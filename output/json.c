@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
+#include "profiler/lib/lib.h"
 
 #define JSON_MAX_DEPTH	64	/* nested values are only validated; bound the recursion */
 #define JSON_MAX_SIZE	(1UL << 30)
@@ -507,49 +508,18 @@ out:
 
 int json_read_file(const char *path, struct json_object *o, char *err, size_t errlen)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	ssize_t n;
-	int fd, ret;
+	char *buf;
+	size_t len;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto sys_err;
-	if (fstat(fd, &st) < 0)
-		goto sys_err;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto sys_err;
+	ret = read_whole_file(path, JSON_MAX_SIZE, &buf, &len);
+	if (ret) {
+		if (errlen)
+			snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
 	}
-	if ((size_t)st.st_size > JSON_MAX_SIZE) {
-		errno = EFBIG;
-		goto sys_err;
-	}
-	buf = malloc(st.st_size + 1);
-	if (!buf)
-		goto sys_err;
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, st.st_size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto sys_err;
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
 	ret = json_parse(buf, len, o, err, errlen);
-	free(buf);
-	return ret;
-sys_err:
-	ret = -errno;
-	if (errlen)
-		snprintf(err, errlen, "%s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	return ret;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 int kv_list_add(struct kv_list *l, const char *key, double value)
 {

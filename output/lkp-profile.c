@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 /* ---- key text ----------------------------------------------------------------------------- */
 

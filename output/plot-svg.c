@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "output/output.h"
-#include "output/plot-local.h"
+#include "output/plot-int.h"
 
 #define SVG_W		640
 #define SVG_H		400

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "output/output.h"
-#include "output/plot-local.h"
+#include "output/plot-int.h"
 
 #define PLOT_MIN_W	30
 #define PLOT_MIN_H	8

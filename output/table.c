@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output-local.h"
+#include "output/output-int.h"
 
 static const char *entry_name(const struct hist_entry *e)
 {

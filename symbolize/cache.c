@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 static size_t hash_key(const void *obj, uint64_t addr)
 {

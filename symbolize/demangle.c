@@ -10,7 +10,7 @@
 #include <libiberty/demangle.h>
 #include <stdlib.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 bool sym_maybe_mangled(const char *name)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 /* x86_64's PTI trampoline symbol, dropped by perf after the end fix-up (is_entry_trampoline). */
 #define ENTRY_TRAMPOLINE "__entry_SYSCALL_64_trampoline"
@@ -129,7 +129,7 @@ int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int err = read_whole_file(path, &buf, &len);
+	int err = read_whole_file(path, 0, &buf, &len);
 
 	if (err) {
 		memset(k, 0, sizeof(*k));

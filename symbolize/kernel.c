@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 /* perf's vmlinux_path, minus the current directory. %s is the kernel release. */
 static const char *const vmlinux_paths[] = {

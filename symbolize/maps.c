@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 static size_t hash_pid(pid_t pid)
 {

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 int perfmap_load(struct symtab *t, char **buf, const char *path)
 {
 	size_t len;
 	char *p, *end;
-	int err = read_whole_file(path, buf, &len);
+	int err = read_whole_file(path, 0, buf, &len);
 
 	if (err)
 		return err;

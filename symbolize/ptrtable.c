@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 int ptr_table_reserve(struct ptr_table *t, size_t (*hash)(const void *elem))
 {

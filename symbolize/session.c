@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 enum file_state { FILE_UNLOADED, FILE_LOADED, FILE_NO_SYMBOLS };
 

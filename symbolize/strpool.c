@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 #define CHUNK_SIZE	(64 * 1024)
 

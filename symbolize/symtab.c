@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 #define PAGE		4096ULL
 #define ROUNDUP(x)	(((x) + PAGE - 1) / PAGE * PAGE)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - small helpers: reading a whole text (kallsyms, perf JIT maps), hash table memory.
+ * util.c - small helpers: hex digits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,63 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/symbolize-local.h"
-
-void *zalloc_table(size_t n, size_t size)
-{
-	void *p = size && n > SIZE_MAX / size ? NULL : malloc(n * size);
-
-	/* not memset: the compiler would turn malloc + memset(0) back into calloc */
-	if (p)
-		explicit_bzero(p, n * size);
-	return p;
-}
-
-int read_whole_file(const char *path, char **out, size_t *len)
-{
-	size_t size = 1 << 20, used = 0;
-	char *buf = malloc(size);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0 || !buf) {
-		err = fd < 0 ? -errno : -ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (size - used < 2) {
-			char *bigger = realloc(buf, size * 2);
-
-			if (!bigger) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			buf = bigger;
-			size *= 2;
-		}
-		n = read(fd, buf + used, size - used - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*out = buf;
-	*len = used;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return err;
-}
+#include "symbolize/symbolize-int.h"
 
 static int hexval(char c)
 {

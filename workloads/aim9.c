@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define AIM9_TRUE	"/bin/true"	/* AIM ships its own tiny ./true */
 
@@ -144,13 +144,13 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 	int ret = 0;
 
 	if (w->aim9_test == aim9_exec_test && access(AIM9_TRUE, X_OK))
-		return wl_fail(err, errlen, -ENOENT, "exec_test: %s: %s", AIM9_TRUE,
+		return err_set(err, errlen, -ENOENT, "exec_test: %s: %s", AIM9_TRUE,
 			       strerror(errno));
 	sync();				/* singleuser: system("sync;sync;sync") */
 	fflush(log);			/* nothing buffered may be duplicated by fork_test */
 	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: the alarm must end a blocking wait */
 	if (sigaction(SIGALRM, &sa, &old))
-		return wl_fail(err, errlen, -errno, "sigaction: %s", strerror(errno));
+		return err_set(err, errlen, -errno, "sigaction: %s", strerror(errno));
 
 	aim9_running = 1;
 	alarm(p->runtime);
@@ -168,7 +168,7 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 
 	if (ret) {
 		wl_log_line(log, "%6d %-14s  Skipping to next test.", 1, w->name);
-		return wl_fail(err, errlen, ret, "%s: %s", w->name, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", w->name, strerror(-ret));
 	}
 	if (delta <= 0)
 		delta = 1;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static const char *const thp_names[] = {
 	[WL_THP_SYSTEM] = "system", [WL_THP_ALWAYS] = "always",
@@ -77,7 +77,7 @@ int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen)
 	int ret = -EINVAL, bit = 0;
 
 	if (!eq || eq == kv || !eq[1])
-		return wl_fail(err, errlen, -EINVAL, "'%s': parameters are key=value", kv);
+		return err_set(err, errlen, -EINVAL, "'%s': parameters are key=value", kv);
 	klen = (size_t)(eq - kv);
 	v = eq + 1;
 #define KEY(name) (klen == strlen(name) && !strncmp(kv, name, klen))
@@ -108,12 +108,12 @@ int wl_params_set(struct wl_params *p, const char *kv, char *err, size_t errlen)
 			}
 		bit = WL_P_THP;
 	} else {
-		return wl_fail(err, errlen, -EINVAL, "'%.*s': unknown parameter (nr_task, "
+		return err_set(err, errlen, -EINVAL, "'%.*s': unknown parameter (nr_task, "
 			       "unit_size, size, runtime, testtime, seed, thp)", (int)klen, kv);
 	}
 #undef KEY
 	if (ret)
-		return wl_fail(err, errlen, -EINVAL, "'%s': bad value for %.*s", kv, (int)klen, kv);
+		return err_set(err, errlen, -EINVAL, "'%s': bad value for %.*s", kv, (int)klen, kv);
 	p->set |= (unsigned int)bit;
 	return 0;
 }

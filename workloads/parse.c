@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 /* A growable array of doubles. */
 struct dvec {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define VMS	"vm-scalability"
 #define T	WL_UM_THREADS
@@ -130,7 +130,7 @@ int workload_resolve(const struct workload *w, struct wl_params *p, char *err, s
 		if (!(p->set & WL_P_RUNTIME))
 			p->runtime = DEFAULT_TESTTIME;
 		if (p->set & ~(WL_P_RUNTIME))
-			return wl_fail(err, errlen, -EINVAL,
+			return err_set(err, errlen, -EINVAL,
 				       "%s: aim9 tests take only testtime (runtime)", w->name);
 		return 0;
 	}
@@ -143,13 +143,13 @@ int workload_resolve(const struct workload *w, struct wl_params *p, char *err, s
 	if (!(p->set & WL_P_RUNTIME))
 		p->runtime = DEFAULT_RUNTIME;
 	if (p->nr_task < 1 || p->nr_task > 4096)
-		return wl_fail(err, errlen, -EINVAL, "nr_task=%ld: must be 1..4096", p->nr_task);
+		return err_set(err, errlen, -EINVAL, "nr_task=%ld: must be 1..4096", p->nr_task);
 	if (p->unit_size / (uint64_t)(p->nr_task + 1) < 4096)
-		return wl_fail(err, errlen, -EINVAL, "unit_size=%llu: too small for %ld tasks "
+		return err_set(err, errlen, -EINVAL, "unit_size=%llu: too small for %ld tasks "
 			       "(at least a page each)", (unsigned long long)p->unit_size,
 			       p->nr_task);
 	if ((p->set & WL_P_THP) && (w->kind == WL_TRUNCATE || (w->um_flags & WL_UM_HUGETLB)))
-		return wl_fail(err, errlen, -EINVAL, "%s: thp= does not apply", w->name);
+		return err_set(err, errlen, -EINVAL, "%s: thp= does not apply", w->name);
 	return 0;
 }
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #define TMPFS_MAGIC	0x01021994
 
@@ -32,14 +32,14 @@ static int hugetlb_lock(struct wl_env *env, char *err, size_t errlen)
 {
 	env->hp_lock = open(WL_HUGETLB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (env->hp_lock < 0)
-		return wl_fail(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", WL_HUGETLB_LOCK, strerror(errno));
 	/* a signal while waiting (Ctrl-C) ends the wait: EINTR is an error like any other */
 	if (flock(env->hp_lock, LOCK_EX)) {
 		int ret = -errno;
 
 		close(env->hp_lock);
 		env->hp_lock = -1;
-		return wl_fail(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", WL_HUGETLB_LOCK, strerror(-ret));
 	}
 	return 0;
 }
@@ -58,7 +58,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	int ret;
 
 	if (!hp_kb)
-		return wl_fail(err, errlen, -EOPNOTSUPP,
+		return err_set(err, errlen, -EOPNOTSUPP,
 			       "hugetlb: no Hugepagesize in /proc/meminfo (no hugetlbfs)");
 	ret = hugetlb_lock(env, err, errlen);
 	if (ret)
@@ -69,7 +69,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 	ret = wl_read_long(env->hp_path, &env->hp_old);
 	if (ret) {
 		hugetlb_unlock(env);
-		return wl_fail(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
+		return err_set(err, errlen, ret, "%s: %s", env->hp_path, strerror(-ret));
 	}
 	env->hp_saved = true;
 	ret = wl_write_long(env->hp_path, nr_pages);
@@ -79,7 +79,7 @@ int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errl
 		ret = -ENOMEM;
 	if (ret) {
 		wl_hugetlb_restore(env, NULL, 0);
-		return wl_fail(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot set %ld: %s%s", env->hp_path,
 			       nr_pages, strerror(-ret),
 			       ret == -EACCES || ret == -EPERM ? " (hugetlb cases need root)" : "");
 	}
@@ -97,7 +97,7 @@ int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen)
 	ret = wl_write_long(env->hp_path, env->hp_old);
 	hugetlb_unlock(env);
 	if (ret)
-		return wl_fail(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
+		return err_set(err, errlen, ret, "%s: cannot restore %ld: %s", env->hp_path,
 			       env->hp_old, strerror(-ret));
 	env->hp_saved = false;
 	return 0;
@@ -152,18 +152,18 @@ static int image_create(struct wl_env *env, uint64_t bytes, char *err, size_t er
 	int fd;
 
 	if (statfs("/dev/shm", &sfs) || sfs.f_type != TMPFS_MAGIC)
-		return wl_fail(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
+		return err_set(err, errlen, -ENOENT, "truncate: /dev/shm is not a tmpfs for the "
 			       "filesystem image");
 	snprintf(env->image, sizeof(env->image), "/dev/shm/kprof-truncate-XXXXXX");
 	fd = mkostemp(env->image, O_CLOEXEC);
 	if (fd < 0) {
 		env->image[0] = '\0';
-		return wl_fail(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
+		return err_set(err, errlen, -errno, "truncate: /dev/shm: %s", strerror(errno));
 	}
 	/* sparse: only the metadata mkfs writes takes memory */
 	if (ftruncate(fd, (off_t)(bytes * 2 + 256 * WL_MIB))) {
 		close(fd);
-		return wl_fail(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
+		return err_set(err, errlen, -errno, "%s: %s", env->image, strerror(errno));
 	}
 	close(fd);
 	return 0;
@@ -184,7 +184,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 		ret = wl_spawn_wait(argv);
 	}
 	if (ret) {
-		ret = wl_fail(err, errlen, ret == 127 ? -ENOENT : -EIO,
+		ret = err_set(err, errlen, ret == 127 ? -ENOENT : -EIO,
 			      "truncate: mkfs.ext4 %s", ret == 127 ? "not found (install e2fsprogs)"
 			      : "failed");
 		goto fail;
@@ -192,12 +192,12 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 	snprintf(env->mnt, sizeof(env->mnt), "/tmp/kprof-truncate-XXXXXX");
 	if (!mkdtemp(env->mnt)) {
 		env->mnt[0] = '\0';
-		ret = wl_fail(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
+		ret = err_set(err, errlen, -errno, "truncate: mkdtemp: %s", strerror(errno));
 		goto fail;
 	}
 	loop = loop_attach(env->image, dev, sizeof(dev));
 	if (loop < 0) {
-		ret = wl_fail(err, errlen, loop, "truncate: no loop device for %s: %s%s",
+		ret = err_set(err, errlen, loop, "truncate: no loop device for %s: %s%s",
 			      env->image, strerror(-loop),
 			      loop == -EACCES || loop == -EPERM ? " (needs root)" : "");
 		goto fail;
@@ -205,7 +205,7 @@ int wl_loopfs_setup(struct wl_env *env, uint64_t bytes, char *err, size_t errlen
 	ret = mount(dev, env->mnt, "ext4", 0, NULL) ? -errno : 0;
 	close(loop);		/* autoclear: the device goes away with the mount */
 	if (ret) {
-		ret = wl_fail(err, errlen, ret, "truncate: mount %s on %s: %s", dev, env->mnt,
+		ret = err_set(err, errlen, ret, "truncate: mount %s on %s: %s", dev, env->mnt,
 			      strerror(-ret));
 		goto fail;
 	}
@@ -226,7 +226,7 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 			if (errno != EBUSY || tries == 20) {
 				/* still busy after 2 s: detach it, it goes once unused */
 				if (umount2(env->mnt, MNT_DETACH))
-					ret = wl_fail(err, errlen, -errno, "umount %s: %s",
+					ret = err_set(err, errlen, -errno, "umount %s: %s",
 						      env->mnt, strerror(errno));
 				break;
 			}
@@ -236,13 +236,13 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 	}
 	if (env->mnt[0]) {
 		if (rmdir(env->mnt) && !ret)
-			ret = wl_fail(err, errlen, -errno, "rmdir %s: %s", env->mnt,
+			ret = err_set(err, errlen, -errno, "rmdir %s: %s", env->mnt,
 				      strerror(errno));
 		env->mnt[0] = '\0';
 	}
 	if (env->image[0]) {
 		if (unlink(env->image) && !ret)
-			ret = wl_fail(err, errlen, -errno, "unlink %s: %s", env->image,
+			ret = err_set(err, errlen, -errno, "unlink %s: %s", env->image,
 				      strerror(errno));
 		env->image[0] = '\0';
 	}

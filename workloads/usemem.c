@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB	(21 << 26)
@@ -317,7 +317,7 @@ static int do_tasks(struct usemem *um, char *err, size_t errlen)
 	for (i = 0; i < nr_task; i++) {
 		pid = fork();
 		if (pid < 0) {
-			ret = wl_fail(err, errlen, -errno, "usemem: fork: %s", strerror(errno));
+			ret = err_set(err, errlen, -errno, "usemem: fork: %s", strerror(errno));
 			break;
 		}
 		if (pid == 0) {
@@ -340,7 +340,7 @@ static int do_tasks(struct usemem *um, char *err, size_t errlen)
 			failed++;
 	}
 	if (!ret && failed)
-		ret = wl_fail(err, errlen, -EIO, "usemem: %u of %u tasks failed", failed, nr_task);
+		ret = err_set(err, errlen, -EIO, "usemem: %u of %u tasks failed", failed, nr_task);
 	return ret;
 }
 
@@ -353,22 +353,22 @@ int usemem_run(const struct usemem_opts *o, FILE *log, char *err, size_t errlen)
 	int ret;
 
 	if (!o->bytes)
-		return wl_fail(err, errlen, -EINVAL, "usemem: size is 0");
+		return err_set(err, errlen, -EINVAL, "usemem: size is 0");
 	um.start_us = wl_now_us();
 	if (!(o->flags & WL_UM_HUGETLB)) {
 		um.fd = open("/dev/zero", ((o->flags & WL_UM_READONLY) ? O_RDONLY : O_RDWR) |
 				 O_CLOEXEC);
 		if (um.fd < 0)
-			return wl_fail(err, errlen, -errno, "/dev/zero: %s", strerror(errno));
+			return err_set(err, errlen, -errno, "/dev/zero: %s", strerror(errno));
 	}
 	if (pipe2(um.ready, O_CLOEXEC) || pipe2(um.wake, O_CLOEXEC)) {
-		ret = wl_fail(err, errlen, -errno, "usemem: pipe: %s", strerror(errno));
+		ret = err_set(err, errlen, -errno, "usemem: pipe: %s", strerror(errno));
 		goto out;
 	}
 	if (o->flags & WL_UM_PREALLOC) {
 		um.prealloc = allocate(&um, o->bytes);
 		if (!um.prealloc) {
-			ret = wl_fail(err, errlen, -errno, "usemem: mmap failed: %s",
+			ret = err_set(err, errlen, -errno, "usemem: mmap failed: %s",
 				      strerror(errno));
 			wl_log_line(log, "usemem: mmap failed: %s", strerror(-ret));
 			goto out;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - small helpers for the workloads: errors, single-write log lines, /proc and /sys
+ * util.c - small helpers for the workloads: single-write log lines, /proc and /sys
  * access, spawning a helper program.
  */
 #include <errno.h>
@@ -14,19 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
-
-int wl_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
+#include "workloads/wl-int.h"
 
 int wl_write_all(int fd, const char *buf, size_t len)
 {

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/wl-local.h"
+#include "workloads/wl-int.h"
 
 static long nr_nodes(void)
 {
@@ -60,7 +60,7 @@ int vmscal_prepare(const struct workload *w, const struct wl_params *p, struct w
 	/* setup_hugetlb: the huge pages in unit_size, plus one per task and one spare */
 	hp_kb = wl_meminfo_kb("Hugepagesize");
 	if (!hp_kb)
-		return wl_fail(err, errlen, -EOPNOTSUPP, "%s: this kernel has no hugetlb pages",
+		return err_set(err, errlen, -EOPNOTSUPP, "%s: this kernel has no hugetlb pages",
 			       w->name);
 	return wl_hugetlb_reserve(env, (long)(p->unit_size / hp_kb / 1024) + p->nr_task + 1,
 				  err, errlen);
@@ -164,7 +164,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	int ret = 0;
 
 	if (!env || !env->mounted)
-		return wl_fail(err, errlen, -EINVAL, "%s: no filesystem prepared", w->name);
+		return err_set(err, errlen, -EINVAL, "%s: no filesystem prepared", w->name);
 	/* argv for the single "rm file..." of truncate-seq; argv[1 + i] is file i */
 	argv = calloc((size_t)n + 2, sizeof(*argv));
 	if (!argv)
@@ -178,7 +178,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	for (i = 0; i < n && !ret; i++)
 		ret = create_and_read(argv[1 + i], unit / (uint64_t)n);
 	if (ret) {
-		wl_fail(err, errlen, ret, "%s: %s: %s", w->name, argv[i], strerror(-ret));
+		err_set(err, errlen, ret, "%s: %s: %s", w->name, argv[i], strerror(-ret));
 		goto out;
 	}
 	realtime_str(t1, sizeof(t1));
@@ -205,7 +205,7 @@ static int run_truncate_case(const struct workload *w, const struct wl_params *p
 	}
 	realtime_str(t1, sizeof(t1));
 	if (ret) {
-		wl_fail(err, errlen, ret, "%s: rm failed", w->name);
+		err_set(err, errlen, ret, "%s: rm failed", w->name);
 		goto out;
 	}
 	wl_log_line(log, "%llu bytes truncated in %s-%s seconds", (unsigned long long)unit, t1, t0);

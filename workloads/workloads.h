@@ -7,7 +7,7 @@
  * lines the upstream benchmark prints, so LKP's parsers accept them) to the FILE * it is given.
  * Errors are 0 or a negative errno, with a one-line reason in the caller's err buffer.
  *
- * Life cycle of one run (the CLI, profiler/cmd-run.c, drives it):
+ * Life cycle of one run (the CLI, profiler/cli/cmd-run.c, drives it):
  *   wl_params_init() + wl_params_set() for each k=v, workload_resolve()  -- parameters
  *   workload_prepare()   in the controlling process: hugetlb reservation, loop filesystem
  *   workload_run()       in a forked child that the controller may kill at any time

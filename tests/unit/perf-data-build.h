@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profiler/perf-file-local.h"
+#include "profiler/perfdata/perfdata.h"
 
 struct buf {
 	unsigned char	*p;

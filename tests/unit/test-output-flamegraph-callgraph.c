@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 #include "tests/tap.h"
 
 /* folded_write() output of @cg in @buf (small graphs only). */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/flamegraph-local.h"
+#include "output/flamegraph-int.h"
 #include "tests/tap.h"
 
 static struct flame_tree *tree_of(const char *folded, bool reverse)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 #include "tests/tap.h"
 
 static struct sym_map map(uint64_t start, uint64_t end, uint64_t pgoff, const char *dso)

@@ -6,7 +6,7 @@
 #include <elf.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 #include "tests/tap.h"
 
 static const char *find(const struct symtab *t, uint64_t addr)

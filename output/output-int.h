@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * output-int.h - private helpers shared by the files of output/ (never included from outside):
+ *
+ *  - hashing of bytes and integers;
+ *  - struct arena: a bump allocator whose memory lives until arena_release();
+ *  - struct idtab: an open-addressing hash table of uint32_t ids; the caller keeps the objects
+ *    in its own array and supplies the hash and an equality callback, so one table type serves
+ *    strings, frames, stacks, trie nodes ...;
+ *  - struct strtab: string interning; equal strings give the same pointer, so interned strings
+ *    compare with ==;
+ *  - a read-only view of the call graph's internals (frames and stacks as ids) for the writers.
+ *
+ * Everything returns 0 or -errno (pointers: NULL on ENOMEM). Nothing here prints.
+ */
+#ifndef KPROF_OUTPUT_LOCAL_H
+#define KPROF_OUTPUT_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/output.h"
+
+/* ---- hashing ----------------------------------------------------------------------------- */
+
+/* A strong 64-bit finaliser (splitmix64): every input bit affects every output bit. */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Fold @v into the running hash @h (order matters). */
+static inline uint64_t hash_combine(uint64_t h, uint64_t v)
+{
+	return hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+uint64_t hash_bytes(const void *p, size_t len);
+
+static inline uint64_t hash_str(const char *s)
+{
+	return hash_bytes(s, strlen(s));
+}
+
+static inline uint64_t hash_ptr(const void *p)
+{
+	return hash_u64((uint64_t)(uintptr_t)p);
+}
+
+/* ---- arena ------------------------------------------------------------------------------- */
+
+struct arena_chunk;
+
+/* Zero-initialise ({0}) to use. Memory is freed all at once by arena_release(). */
+struct arena {
+	struct arena_chunk	*chunks;
+	char			*cur;		/* free space of the newest chunk */
+	size_t			left;
+};
+
+/* @size bytes aligned to 8; NULL on ENOMEM. */
+void *arena_alloc(struct arena *a, size_t size);
+char *arena_strdup(struct arena *a, const char *s, size_t len);	/* copies len bytes + NUL */
+void arena_release(struct arena *a);
+
+/* ---- id hash table ------------------------------------------------------------------------ */
+
+#define IDTAB_NONE	UINT32_MAX
+
+struct idtab_slot {
+	uint32_t	id;		/* IDTAB_NONE: empty */
+	uint32_t	hash;		/* low 32 bits of the object's hash */
+};
+
+/* Zero-initialise ({0}) to use; idtab_release() frees it. */
+struct idtab {
+	struct idtab_slot	*slots;
+	size_t			mask;		/* capacity - 1 (a power of two); 0: no slots */
+	size_t			nr;
+};
+
+typedef bool (*idtab_eq_fn)(uint32_t id, const void *key, const void *ctx);
+
+/*
+ * The id whose object equals @key (eq(id, key, ctx)), or IDTAB_NONE. Inline so that a constant
+ * @eq is inlined too: lookups are the hot path of callgraph_add().
+ */
+static inline uint32_t idtab_find(const struct idtab *t, uint64_t hash, idtab_eq_fn eq,
+				  const void *key, const void *ctx)
+{
+	uint32_t h = (uint32_t)hash;
+	size_t i;
+
+	if (!t->mask)
+		return IDTAB_NONE;
+	for (i = h & t->mask; t->slots[i].id != IDTAB_NONE; i = (i + 1) & t->mask) {
+		if (t->slots[i].hash == h && eq(t->slots[i].id, key, ctx))
+			return t->slots[i].id;
+	}
+	return IDTAB_NONE;
+}
+
+/* Add @id (known to be absent) under @hash; grows the table. 0 or -ENOMEM. */
+int idtab_insert(struct idtab *t, uint64_t hash, uint32_t id);
+/*
+ * Append the @size-byte object @rec to the growable array *@arr (*@nr used, *@alloc capacity)
+ * and index it in @t under @hash: the usual "not found, add it" step. Its id, or IDTAB_NONE on
+ * ENOMEM (the array is then unchanged).
+ */
+uint32_t idtab_append(struct idtab *t, uint64_t hash, void **arr, size_t *nr, size_t *alloc,
+		      const void *rec, size_t size);
+void idtab_release(struct idtab *t);
+
+/* ---- string table -------------------------------------------------------------------------- */
+
+/*
+ * Interned strings: one copy of each distinct string, owned by the pool, alive until
+ * strtab_release(). Zero-initialise ({0}) to use.
+ */
+struct strtab {
+	struct arena	mem;
+	const char	**strs;		/* by id */
+	size_t		nr, alloc;
+	struct idtab	by_text;	/* hash of the bytes -> id */
+	struct idtab	by_ptr;		/* hash of the interned pointer -> id (fast path) */
+};
+
+/* The interned copy of @s (NULL with errno = ENOMEM). Costs a pointer probe if @s is interned. */
+const char *strtab_intern(struct strtab *sp, const char *s);
+/* The interned copy of @s, or NULL if @s was never interned; never allocates. */
+const char *strtab_find(const struct strtab *sp, const char *s);
+/* True when @s is a pointer this pool handed out. */
+bool strtab_owns(const struct strtab *sp, const char *s);
+void strtab_release(struct strtab *sp);
+
+/* ---- string -> sum maps ------------------------------------------------------------------ */
+
+/* Sums keyed by string, in first-seen order (v[0 .. nr)). Zero-initialise ({0}) to use. */
+struct str_sum {
+	const char	*key;		/* owned by the map */
+	uint64_t	value;
+};
+
+struct str_sums {
+	struct arena	mem;
+	struct str_sum	*v;
+	size_t		nr, alloc;
+	struct idtab	tab;
+};
+
+/* Add @value to the sum of the @len-byte key @key (created at 0). 0 or -ENOMEM. */
+int str_sums_add(struct str_sums *s, const char *key, size_t len, uint64_t value);
+void str_sums_release(struct str_sums *s);
+
+/* ---- string building ---------------------------------------------------------------------- */
+
+/* A growable NUL-terminated string. Zero-initialise ({0}); free(b.s) when done. */
+struct strbuf {
+	char	*s;
+	size_t	len, alloc;
+};
+
+int sb_grow(struct strbuf *b, size_t need);	/* room for @need bytes: 0 or -ENOMEM */
+
+/* Append @n bytes. 0 or -ENOMEM. Inline: the writers append millions of short pieces. */
+static inline int sb_putn(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->alloc && sb_grow(b, b->len + n + 1))
+		return -ENOMEM;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+int sb_puts(struct strbuf *b, const char *s);
+
+/* ---- growable arrays ---------------------------------------------------------------------- */
+
+/* Make room for @need elements of @size bytes in *@p (capacity *@alloc). 0 or -ENOMEM. */
+int array_reserve(void **p, size_t *alloc, size_t need, size_t size);
+
+/* ---- call graph internals (read-only view for output/ writers) ---------------------------- */
+
+/* A distinct stack as stored: frame ids, leaf first. */
+struct cg_stack_rec {
+	const uint32_t	*ids;
+	uint32_t	nr;
+	uint32_t	task;		/* task id */
+	uint64_t	period;
+	uint64_t	samples;
+};
+
+size_t cg_nr_frames(const struct callgraph *cg);
+const struct cg_frame *cg_frame_at(const struct callgraph *cg, uint32_t id);
+const struct cg_task *cg_task_at(const struct callgraph *cg, uint32_t id);
+size_t cg_nr_stack_recs(const struct callgraph *cg);
+const struct cg_stack_rec *cg_stack_rec_at(const struct callgraph *cg, size_t i);
+
+/* ---- perf report's histogram (--sort=dso,symbol --children) ------------------------------- */
+
+/* One report entry: a (module, symbol) pair, as perf's --sort=dso,symbol keys them. */
+struct hist_entry {
+	const char	*sym;		/* interned in the call graph; NULL: unresolved (per dso) */
+	const char	*dso;
+	uint64_t	sym_start;
+	bool		kernel;		/* perf's [k] (else [.]) */
+	uint64_t	self;		/* weight of samples whose leaf is this entry */
+	uint64_t	children;	/* weight of samples with the entry anywhere, once each */
+};
+
+struct hist {
+	struct hist_entry	*entries;
+	size_t			nr, alloc;
+	struct idtab		tab;
+	uint32_t		*entry_of_frame;	/* by frame id; IDTAB_NONE: frame dropped */
+	uint64_t		total;			/* weight of the samples kept */
+	uint64_t		nr_samples;		/* samples kept */
+};
+
+/*
+ * Called for each distinct stack kept: its entries leaf first (unresolved frames already
+ * dropped unless kept), first[i] true where chain[i] occurs for the first time (leaf-most).
+ */
+typedef int (*hist_chain_fn)(const uint32_t *chain, const bool *first, size_t n,
+			     uint64_t weight, void *arg);
+
+/*
+ * Build the Children/Self histogram of @cg, weighted by period (or sample count). Without
+ * @keep_unresolved this is `perf report -U`: samples whose leaf has no symbol are dropped and
+ * unresolved frames are skipped; with it, unresolved frames become one entry per module.
+ * @fn (optional) sees every kept chain. Zero-initialise @h; hist_release() frees it.
+ */
+int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
+	       bool keep_unresolved, hist_chain_fn fn, void *arg);
+void hist_release(struct hist *h);
+
+/* ---- shared by the writers ---------------------------------------------------------------- */
+
+/* The module's basename: "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]" unchanged. */
+const char *dso_basename(const char *dso);
+
+/* 100 * part / total rounded to 2 decimals exactly as printf("%.2f") does, in hundredths. */
+uint64_t percent_hundredths(uint64_t part, uint64_t total);
+
+#endif

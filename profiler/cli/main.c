@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprof - perf-counter profiling front end: record, report, compare and draw profiles the way
+ * the kernel test robot (LKP) does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "profiler/cli/cmd-int.h"
+#include "profiler/lib/lib.h"
+
+static const struct kprof_cmd commands[] = {
+#define KPROF_CMD_ENTRY(n, s) { .name = #n, .fn = cmd_##n, .summary = s },
+	KPROF_COMMANDS(KPROF_CMD_ENTRY)
+#undef KPROF_CMD_ENTRY
+	{ .name = NULL },
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: kprof [-v|-q] <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; commands[i].name; i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\n'kprof <command> --help' describes a command; docs/ has the manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			log_verbosity = LOG_DEBUG;
+		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			log_verbosity = LOG_WARN;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("kprof %s\n", KPROF_VERSION);
+			return KPROF_EXIT_OK;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return KPROF_EXIT_OK;
+		} else {
+			pr_err("unknown option '%s'", argv[i]);
+			usage(stderr);
+			return KPROF_EXIT_USAGE;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return KPROF_EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		usage(stdout);
+		return KPROF_EXIT_OK;
+	}
+	for (size_t c = 0; commands[c].name; c++)
+		if (!strcmp(argv[i], commands[c].name))
+			return commands[c].fn(argc - i, argv + i);
+	pr_err("'%s' is not a kprof command (see 'kprof help')", argv[i]);
+	return KPROF_EXIT_USAGE;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lib.h - the helpers every module may use: messages and progress, error buffers, atomic
+ * output files, whole-file reads, growable arrays and zeroed tables. Depends on libc only.
+ *
+ * Not thread-safe where noted (the log and progress state are process-wide, used by the main
+ * thread only); the memory and file helpers are reentrant. Pointers are not NULL-safe unless
+ * noted.
+ *
+ * ---- Messages and progress (log.c) ----
+ *
+ * Only profiler/ prints. Errors and warnings go to stderr as one line, lower case, naming the
+ * subject first ("kprof: perf.data: truncated record at offset 4096"). Progress is drawn on stderr
+ * only when stderr is a terminal, so piped and CI output stays quiet.
+ */
+#ifndef KPROF_LIB_H
+#define KPROF_LIB_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Messages up to and including this level are printed; -v raises it, -q lowers it. */
+extern enum log_level log_verbosity;
+
+void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_vmsg(enum log_level level, const char *fmt, va_list ap);
+
+/*
+ * Format a one-line error into @err (when @err is non-NULL and @errlen non-zero) and return
+ * @ret, so that library-style code in profiler/ can say why it failed without printing:
+ * "return err_set(err, errlen, -EINVAL, "%s: truncated record", path);".
+ */
+int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#define pr_err(...)	log_msg(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	log_msg(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	log_msg(LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Progress line on a TTY: progress_update() redraws "\r<text>" at most ~10 times a second;
+ * progress_done() erases it. Both are no-ops when stderr is not a terminal.
+ */
+bool progress_enabled(void);
+void progress_update(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_done(void);
+
+
+/*
+ * Output files that appear whole or not at all.
+ *
+ * Every file kprof writes for the user (perf.data aside, which perf-write.c renames itself) goes
+ * through write_file_atomic(), so an error, a full disk or Ctrl-C never leaves a half-written
+ * file in place of a good one.
+ */
+
+#include <stdio.h>
+
+typedef int (*write_file_fn)(FILE *fp, void *arg);
+
+/*
+ * Have @fn write the contents of @path into a temporary file next to it (same directory, so the
+ * rename is atomic; mode 0644 less the umask, like any file the user creates). Only when @fn,
+ * the flush and the close all succeed is it renamed over @path; otherwise it is removed.
+ * @fn returns 0 or a negative errno. Returns 0 or a negative errno.
+ */
+int write_file_atomic(const char *path, write_file_fn fn, void *arg);
+
+/* ---- whole files (file.c) ------------------------------------------------------------------ */
+
+/*
+ * All of @fd (to end of file), or of the file at @path, in a malloc'd NUL-terminated buffer
+ * (*@out, *@len bytes without the NUL; /proc files included). @max: -EFBIG beyond that many
+ * bytes (0: no limit). 0 or -errno; nothing to free on error.
+ */
+int read_whole_fd(int fd, size_t max, char **out, size_t *len);
+int read_whole_file(const char *path, size_t max, char **out, size_t *len);
+
+/* ---- memory (mem.c) ------------------------------------------------------------------------- */
+
+/*
+ * A zeroed array for a hash table, its pages written now: calloc's fresh pages would map the
+ * shared zero page at the first probe and copy it at the first insert, a second fault per page
+ * (and a TLB shootdown of every CPU once the process has threads). NULL on ENOMEM/overflow.
+ */
+void *zalloc_table(size_t n, size_t size);
+/*
+ * Grow an array to hold @need elements of @elem bytes (doubling, at least 64). The (possibly
+ * moved) array, or NULL with the old one intact on ENOMEM/overflow. A NULL @p gets room even
+ * when @need is 0.
+ */
+void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-read-data.c - stream the records of the data section in the order `perf report`
+ * delivers them.
+ *
+ * The data section is read sequentially through a fixed buffer (a record is at most 64 KiB).
+ * Every record size is checked: at least a header, not past the end of the data section.
+ *
+ * Ordering is perf's ordered_events (tools/perf/util/ordered-events.c): kernel records with a
+ * timestamp (samples, and others through their sample_id_all trailer) are queued; at each
+ * FINISHED_ROUND the queue is sorted (stably) and the records up to the previous round's
+ * largest timestamp are released; the rest when the file ends. Records without a timestamp
+ * (synthesized ones have 0) and perf's own records go out at once. The queue holds at most two
+ * rounds of records, so memory does not grow with the file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "profiler/lib/lib.h"
+#include "profiler/perfdata/perf-read-int.h"
+
+#define READ_BUF_SIZE	(1u << 20)	/* >= the largest possible record, 64 KiB */
+/*
+ * A file without FINISHED_ROUND records would queue everything: past this many bytes the older
+ * half of the queue goes out (perf's OE_FLUSH__HALF when its queue is full).
+ */
+#define QUEUE_LIMIT	(256u << 20)
+
+int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
+{
+	r->buf = malloc(READ_BUF_SIZE);
+	if (!r->buf)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	r->queue_limit = QUEUE_LIMIT;
+	r->buf_off = r->header.data.offset;
+	r->data_end = r->header.data.offset + r->header.data.size;
+	return 0;
+}
+
+void reader_data_release(struct perf_reader *r)
+{
+	free(r->buf);
+	free(r->arena);
+	free(r->arena2);
+	free(r->queue);
+	free(r->sort_tmp);
+	free(r->runs);
+}
+
+/* Make @n bytes of the data section available at buf + buf_pos. */
+static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+{
+	uint64_t want;
+	int ret;
+
+	if (r->buf_len - r->buf_pos >= n)
+		return 0;
+	memmove(r->buf, r->buf + r->buf_pos, r->buf_len - r->buf_pos);
+	r->buf_off += r->buf_pos;
+	r->buf_len -= r->buf_pos;
+	r->buf_pos = 0;
+	want = r->data_end - (r->buf_off + r->buf_len);
+	if (want > READ_BUF_SIZE - r->buf_len)
+		want = READ_BUF_SIZE - r->buf_len;
+	ret = reader_pread(r, r->buf + r->buf_len, (size_t)want, r->buf_off + r->buf_len,
+			   err, errlen);
+	if (ret)
+		return ret;
+	r->buf_len += (size_t)want;
+	return r->buf_len >= n ? 0 : err_set(err, errlen, -EINVAL, "truncated data section");
+}
+
+/* The next record in file order: 1, 0 at the end of the data section, or -errno. */
+static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+{
+	uint64_t off = r->buf_off + r->buf_pos;
+	int ret;
+
+	if (off >= r->data_end)
+		return 0;
+	if (r->data_end - off < sizeof(rec->hdr))
+		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
+				   (unsigned long long)off);
+	ret = fill(r, sizeof(rec->hdr), err, errlen);
+	if (ret)
+		return ret;
+	memcpy(&rec->hdr, r->buf + r->buf_pos, sizeof(rec->hdr));
+	if (rec->hdr.size < sizeof(rec->hdr))
+		return err_set(err, errlen, -EINVAL,
+				   "bad record size %u at offset %llu (type %u)", rec->hdr.size,
+				   (unsigned long long)off, rec->hdr.type);
+	if (rec->hdr.size > r->data_end - off)
+		return err_set(err, errlen, -EINVAL,
+				   "record at offset %llu (type %u, size %u) runs past the end "
+				   "of the data section", (unsigned long long)off, rec->hdr.type,
+				   rec->hdr.size);
+	ret = fill(r, rec->hdr.size, err, errlen);
+	if (ret)
+		return ret;
+	rec->body = r->buf + r->buf_pos + sizeof(rec->hdr);
+	rec->body_len = rec->hdr.size - sizeof(rec->hdr);
+	rec->offset = off;
+	rec->time = UINT64_MAX;
+	rec->attr = NULL;
+	r->buf_pos += rec->hdr.size;
+	return 1;
+}
+
+static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+{
+	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
+			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+}
+
+/* Find a sample's attr (by its id when there are several) and its time. */
+static int classify_sample(struct perf_reader *r, struct perf_record *rec, char *err,
+			   size_t errlen)
+{
+	uint64_t type;
+	size_t at;
+
+	if (r->nr_attrs > 1) {
+		if (rec->body_len < ((size_t)r->id_pos + 1) * 8)
+			return corrupt(rec, err, errlen);
+		rec->attr = reader_attr_by_id(r, perf_u64_at(rec->body, (size_t)r->id_pos));
+		if (!rec->attr)
+			return 0;
+	} else {
+		rec->attr = &r->attrs[0];
+	}
+	type = rec->attr->attr.sample_type;
+	if (!(type & PERF_SAMPLE_TIME))
+		return 0;
+	at = !!(type & PERF_SAMPLE_IDENTIFIER) + !!(type & PERF_SAMPLE_IP) +
+	     !!(type & PERF_SAMPLE_TID);
+	if (rec->body_len < (at + 1) * 8)
+		return corrupt(rec, err, errlen);
+	rec->time = perf_u64_at(rec->body, at);
+	return 0;
+}
+
+/* A kernel record other than a sample: attr and time from its sample_id_all trailer. */
+static int classify_other(struct perf_reader *r, struct perf_record *rec, char *err,
+			  size_t errlen)
+{
+	const struct perf_evattr *ev = &r->attrs[0];
+	struct perf_sample id;
+
+	if (!ev->attr.sample_id_all)
+		return 0;
+	if (r->nr_attrs > 1) {
+		if (rec->body_len < (size_t)r->is_pos * 8)
+			return corrupt(rec, err, errlen);
+		ev = reader_attr_by_id(r, perf_u64_at(rec->body, rec->body_len / 8 -
+						      (size_t)r->is_pos));
+		if (!ev)
+			return 0;
+	}
+	if (perf_sample_id_decode(rec->body, rec->body_len, &ev->attr, &id))
+		return corrupt(rec, err, errlen);
+	rec->attr = ev;
+	rec->time = id.time;
+	return 0;
+}
+
+static int enqueue(struct perf_reader *r, const struct perf_record *rec)
+{
+	struct queued_record *q;
+	unsigned char *a;
+
+	q = grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	r->queue = q;
+	a = grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
+	if (!a)
+		return -ENOMEM;
+	r->arena = a;
+	memcpy(a + r->arena_len, &rec->hdr, sizeof(rec->hdr));
+	memcpy(a + r->arena_len + sizeof(rec->hdr), rec->body, rec->body_len);
+	q[r->nr_queued++] = (struct queued_record){
+		.time = rec->time, .seq = r->seq++, .offset = rec->offset,
+		.at = r->arena_len, .attr = rec->attr,
+	};
+	r->arena_len += rec->hdr.size;
+	if (rec->time < r->last_flush)
+		r->stats.unordered++;
+	if (rec->time > r->max_time)
+		r->max_time = rec->time;
+	return 0;
+}
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct queued_record *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool queued_before(const struct queued_record *a, const struct queued_record *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* Merge the sorted runs a[0..na) and b[0..nb) into out. */
+static void merge_runs(const struct queued_record *a, size_t na, const struct queued_record *b,
+		       size_t nb, struct queued_record *out)
+{
+	while (na && nb) {
+		if (queued_before(b, a)) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memcpy(out, a, na * sizeof(*a));
+	memcpy(out + na, b, nb * sizeof(*b));
+}
+
+/*
+ * Sort the queue by (time, seq). It is made of a few long runs already in order: perf drains
+ * each CPU's ring buffer in time order, and what a flush leaves behind stays sorted. Merging
+ * neighbouring runs until one is left costs n log(runs) instead of a general sort's n log(n)
+ * (glibc's qsort also sorts records this large indirectly). Without memory for that, qsort.
+ */
+static void sort_queue(struct perf_reader *r)
+{
+	struct queued_record *v = r->queue, *tmp, *swap;
+	size_t n = r->nr_queued, nr_runs = 0, *runs;
+
+	tmp = grow_array(r->sort_tmp, &r->sort_tmp_alloc, n, sizeof(*tmp));
+	if (tmp)
+		r->sort_tmp = tmp;
+	runs = grow_array(r->runs, &r->runs_alloc, n + 1, sizeof(*runs));
+	if (runs)
+		r->runs = runs;
+	if (!tmp || !runs) {
+		qsort(r->queue, n, sizeof(*r->queue), cmp_queued);
+		return;
+	}
+	runs[nr_runs++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (queued_before(&v[i], &v[i - 1]))
+			runs[nr_runs++] = i;
+	runs[nr_runs] = n;
+	while (nr_runs > 1) {
+		size_t k, out = 0;
+
+		for (k = 0; k + 1 < nr_runs; k += 2) {
+			merge_runs(v + runs[k], runs[k + 1] - runs[k], v + runs[k + 1],
+				   runs[k + 2] - runs[k + 1], tmp + runs[k]);
+			runs[out++] = runs[k];
+		}
+		if (k < nr_runs) {
+			memcpy(tmp + runs[k], v + runs[k], (n - runs[k]) * sizeof(*v));
+			runs[out++] = runs[k];
+		}
+		runs[out] = n;
+		nr_runs = out;
+		swap = v;
+		v = tmp;
+		tmp = swap;
+	}
+	if (v != r->queue) {	/* the sorted records are in the merge buffer: swap the arrays */
+		size_t alloc = r->queue_alloc;
+
+		r->sort_tmp = r->queue;
+		r->queue_alloc = r->sort_tmp_alloc;
+		r->sort_tmp_alloc = alloc;
+		r->queue = v;
+	}
+}
+
+/* Release the queued records with time <= @limit (perf's do_flush). */
+static void flush(struct perf_reader *r, uint64_t limit)
+{
+	size_t n = 0;
+
+	if (!r->nr_queued || !limit)
+		return;
+	sort_queue(r);
+	while (n < r->nr_queued && r->queue[n].time <= limit)
+		n++;
+	r->ready = n;
+	r->ready_pos = 0;
+	if (n)
+		r->last_flush = r->queue[n - 1].time;
+}
+
+/* Drop the released records; the rest move to the front of a fresh arena. */
+static int compact(struct perf_reader *r)
+{
+	size_t len = 0, keep = r->nr_queued - r->ready;
+	unsigned char *a2, *tmp;
+	size_t tmp_alloc;
+
+	a2 = grow_array(r->arena2, &r->arena2_alloc, r->arena_len ? r->arena_len : 1, 1);
+	if (!a2)
+		return -ENOMEM;
+	r->arena2 = a2;
+	for (size_t i = 0; i < keep; i++) {
+		struct queued_record *q = &r->queue[r->ready + i];
+		struct perf_event_header h;
+
+		memcpy(&h, r->arena + q->at, sizeof(h));
+		memcpy(a2 + len, r->arena + q->at, h.size);
+		q->at = len;
+		len += h.size;
+		r->queue[i] = *q;
+	}
+	tmp = r->arena;
+	tmp_alloc = r->arena_alloc;
+	r->arena = a2;
+	r->arena_alloc = r->arena2_alloc;
+	r->arena2 = tmp;
+	r->arena2_alloc = tmp_alloc;
+	r->arena_len = len;
+	r->nr_queued = keep;
+	r->ready = r->ready_pos = 0;
+	return 0;
+}
+
+static void deliver_queued(struct perf_reader *r, struct perf_record *rec)
+{
+	const struct queued_record *q = &r->queue[r->ready_pos++];
+
+	memcpy(&rec->hdr, r->arena + q->at, sizeof(rec->hdr));
+	rec->body = r->arena + q->at + sizeof(rec->hdr);
+	rec->body_len = rec->hdr.size - sizeof(rec->hdr);
+	rec->offset = q->offset;
+	rec->time = q->time;
+	rec->attr = q->attr;
+}
+
+/* Route one record from the file: 1 = hand it out now, 0 = queued or dropped, -errno. */
+static int route(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+{
+	int ret;
+
+	r->stats.records++;
+	if (rec->hdr.type == PERF_RECORD_COMPRESSED || rec->hdr.type == PERF_RECORD_COMPRESSED + 2)
+		return err_set(err, errlen, -ENOTSUP,
+				   "compressed records (perf record -z) are not supported; "
+				   "decompress with 'perf inject -i IN -o OUT'");
+	if (rec->hdr.type == PERF_RECORD_FINISHED_ROUND) {
+		/* perf leaves next_flush alone when nothing is queued. */
+		if (r->nr_queued) {
+			flush(r, r->next_flush);
+			r->next_flush = r->max_time;
+		}
+		return 0;
+	}
+	if (rec->hdr.type >= PERF_RECORD_HEADER_ATTR)
+		return 1;
+	if (rec->hdr.type == PERF_RECORD_SAMPLE) {
+		ret = classify_sample(r, rec, err, errlen);
+		if (ret)
+			return ret;
+		if (!rec->attr) {
+			r->stats.unknown_id++;
+			return 0;
+		}
+		r->stats.samples++;
+	} else {
+		ret = classify_other(r, rec, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (rec->time == 0 || rec->time == UINT64_MAX)
+		return 1;
+	if (enqueue(r, rec))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	if (r->arena_len > r->queue_limit) {
+		sort_queue(r);
+		flush(r, r->queue[0].time + (r->queue[r->nr_queued - 1].time -
+					     r->queue[0].time) / 2);
+	}
+	return 0;
+}
+
+void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes)
+{
+	r->queue_limit = bytes;
+}
+
+int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+{
+	int ret;
+
+	for (;;) {
+		if (r->ready_pos < r->ready) {
+			deliver_queued(r, rec);
+			return 1;
+		}
+		if (r->ready && compact(r))
+			return err_set(err, errlen, -ENOMEM, "out of memory");
+		if (r->eof)
+			return 0;
+		ret = next_raw(r, rec, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			r->eof = true;
+			flush(r, UINT64_MAX);
+			continue;
+		}
+		ret = route(r, rec, err, errlen);
+		if (ret)
+			return ret;
+	}
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-read.c - open and validate a perf.data file: header, attrs and their ids, feature
+ * sections. The data section is streamed by perf-read-data.c.
+ *
+ * Nothing taken from the file is trusted: every offset and size is checked against the file
+ * size (without overflow) before it is used, and counts are bounded before anything is
+ * allocated from them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profiler/lib/lib.h"
+#include "profiler/perfdata/perf-read-int.h"
+
+/* Bounds that no real perf.data comes near; they keep corrupt counts from allocating. */
+#define MAX_ATTRS		4096
+#define MAX_ATTR_BYTES		4096
+#define MAX_IDS_PER_ATTR	(1u << 20)
+#define MAX_FEATURE_STRING	(1u << 20)
+#define PERF_FILE_HEADER_V1_SIZE offsetof(struct perf_file_header, adds_features)
+#define PERF_PIPE_HEADER_SIZE	16
+#define PERF_READ_FORMAT_KNOWN	((uint64_t)(PERF_FORMAT_LOST << 1) - 1)
+
+/* Is [off, off + size) inside the file? Checked without overflow. */
+static bool in_file(const struct perf_reader *r, uint64_t off, uint64_t size)
+{
+	return off <= r->file_size && size <= r->file_size - off;
+}
+
+/* Read exactly @len bytes at @off (already checked to be inside the file). */
+int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+		 char *err, size_t errlen)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(r->fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return err_set(err, errlen, -errno, "read error at offset %llu: %s",
+					   (unsigned long long)(off + done), strerror(errno));
+		if (n == 0)
+			return err_set(err, errlen, -EINVAL,
+					   "file shrank while reading (offset %llu)",
+					   (unsigned long long)(off + done));
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int check_header(struct perf_reader *r, char *err, size_t errlen)
+{
+	struct perf_file_header *h = &r->header;
+	size_t have = r->file_size < sizeof(*h) ? (size_t)r->file_size : sizeof(*h);
+	int ret;
+
+	if (r->file_size == 0)
+		return err_set(err, errlen, -EINVAL, "empty file");
+	memset(h, 0, sizeof(*h));
+	ret = reader_pread(r, h, have, 0, err, errlen);
+	if (ret)
+		return ret;
+	if (have < 8)
+		return err_set(err, errlen, -EINVAL,
+				   "too short for a perf.data file (%zu bytes)", have);
+	if (h->magic == PERF_FILE_MAGIC2_SWAPPED)
+		return err_set(err, errlen, -ENOTSUP,
+				   "big-endian perf.data (recorded on another architecture) is not "
+				   "supported");
+	if (!memcmp(&h->magic, "PERFFILE", 8))
+		return err_set(err, errlen, -ENOTSUP,
+				   "perf.data version 1 (PERFFILE) is not supported");
+	if (h->magic != PERF_FILE_MAGIC2)
+		return err_set(err, errlen, -EINVAL, "not a perf.data file (bad magic)");
+	if (have < 16)
+		return err_set(err, errlen, -EINVAL, "truncated header (%zu bytes)", have);
+	if (h->size == PERF_PIPE_HEADER_SIZE)
+		return err_set(err, errlen, -ENOTSUP,
+				   "pipe-mode perf.data (perf record -o -) is not supported; "
+				   "record to a file, or convert with 'perf inject -i IN -o OUT'");
+	if (h->size != sizeof(*h) && h->size != PERF_FILE_HEADER_V1_SIZE)
+		return err_set(err, errlen, -EINVAL, "bad header size %llu",
+				   (unsigned long long)h->size);
+	if (have < h->size)
+		return err_set(err, errlen, -EINVAL, "truncated header (%zu of %llu bytes)",
+				   have, (unsigned long long)h->size);
+	if (h->size == PERF_FILE_HEADER_V1_SIZE)
+		memset(h->adds_features, 0, sizeof(h->adds_features));
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
+	    h->attr_size > MAX_ATTR_BYTES + sizeof(struct perf_file_section) || h->attr_size % 8)
+		return err_set(err, errlen, -EINVAL, "bad attr_size %llu",
+				   (unsigned long long)h->attr_size);
+	if (!in_file(r, h->attrs.offset, h->attrs.size))
+		return err_set(err, errlen, -EINVAL,
+				   "truncated file: attrs section [%llu, +%llu) is outside the "
+				   "file (%llu bytes)", (unsigned long long)h->attrs.offset,
+				   (unsigned long long)h->attrs.size,
+				   (unsigned long long)r->file_size);
+	if (h->attrs.size % h->attr_size || !h->attrs.size ||
+	    h->attrs.size / h->attr_size > MAX_ATTRS)
+		return err_set(err, errlen, -EINVAL,
+				   "bad attrs section size %llu (attr_size %llu)",
+				   (unsigned long long)h->attrs.size,
+				   (unsigned long long)h->attr_size);
+	if (h->data.offset < h->size || !in_file(r, h->data.offset, h->data.size))
+		return err_set(err, errlen, -EINVAL,
+				   "truncated file: data section [%llu, +%llu) is outside the file "
+				   "(%llu bytes)", (unsigned long long)h->data.offset,
+				   (unsigned long long)h->data.size,
+				   (unsigned long long)r->file_size);
+	if (feature_set(r, PERF_FEAT_COMPRESSED))
+		return err_set(err, errlen, -ENOTSUP,
+				   "compressed perf.data (perf record -z) is not supported; "
+				   "decompress with 'perf inject -i IN -o OUT'");
+	return 0;
+}
+
+static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
+		    const struct perf_file_section *s, char *err, size_t errlen)
+{
+	if (!in_file(r, s->offset, s->size) || s->size % 8 || s->size / 8 > MAX_IDS_PER_ATTR)
+		return err_set(err, errlen, -EINVAL,
+				   "attr %zu: ids section [%llu, +%llu) is corrupt or outside "
+				   "the file",
+				   ev->idx, (unsigned long long)s->offset,
+				   (unsigned long long)s->size);
+	ev->nr_ids = s->size / 8;
+	if (!ev->nr_ids)
+		return 0;
+	ev->ids = malloc(s->size);
+	if (!ev->ids)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	return reader_pread(r, ev->ids, s->size, s->offset, err, errlen);
+}
+
+/*
+ * Take an attr as written by any perf: shorter ones are zero-extended (attr.size tells how much
+ * is valid), longer ones are cut to the fields this build knows.
+ */
+static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, size_t errlen)
+{
+	size_t disk = r->header.attr_size - sizeof(struct perf_file_section);
+	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct perf_file_section)];
+	struct perf_file_section ids;
+	uint32_t size;
+	int ret;
+
+	ret = reader_pread(r, buf, r->header.attr_size,
+			   r->header.attrs.offset + ev->idx * r->header.attr_size, err, errlen);
+	if (ret)
+		return ret;
+	memcpy(&size, buf + offsetof(struct perf_event_attr, size), sizeof(size));
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size > disk || size < PERF_ATTR_SIZE_VER0)
+		return err_set(err, errlen, -EINVAL,
+				   "attr %zu: bad attr.size %u (attr_size %zu)", ev->idx, size,
+				   disk);
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	memcpy(&ev->attr, buf, size < sizeof(ev->attr) ? size : sizeof(ev->attr));
+	memcpy(&ids, buf + disk, sizeof(ids));
+	if (ev->attr.sample_type & ~PERF_SAMPLE_KNOWN_BITS)
+		return err_set(err, errlen, -ENOTSUP,
+				   "attr %zu: unknown sample_type bits 0x%llx", ev->idx,
+				   (unsigned long long)(ev->attr.sample_type &
+							~PERF_SAMPLE_KNOWN_BITS));
+	if (ev->attr.read_format & ~PERF_READ_FORMAT_KNOWN)
+		return err_set(err, errlen, -ENOTSUP,
+				   "attr %zu: unknown read_format bits 0x%llx", ev->idx,
+				   (unsigned long long)ev->attr.read_format);
+	return read_ids(r, ev, &ids, err, errlen);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct reader_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The id -> attr index, and where ids sit in records (all attrs must agree, as perf demands). */
+static int index_ids(struct perf_reader *r, char *err, size_t errlen)
+{
+	const struct perf_event_attr *first = &r->attrs[0].attr;
+	size_t n = 0;
+
+	r->id_pos = perf_sample_id_pos(first->sample_type);
+	r->is_pos = perf_sample_is_pos(first->sample_type);
+	for (size_t i = 0; i < r->nr_attrs; i++) {
+		const struct perf_event_attr *a = &r->attrs[i].attr;
+
+		if (r->nr_attrs > 1 && (perf_sample_id_pos(a->sample_type) != r->id_pos ||
+					perf_sample_is_pos(a->sample_type) != r->is_pos ||
+					r->id_pos < 0 || a->sample_id_all != first->sample_id_all))
+			return err_set(err, errlen, -EINVAL,
+					   "attrs disagree on where the sample id is (attr %zu)",
+					   i);
+		n += r->attrs[i].nr_ids;
+	}
+	if (r->nr_attrs == 1)
+		return 0;
+	r->ids = calloc(n ? n : 1, sizeof(*r->ids));
+	if (!r->ids)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nr_attrs; i++)
+		for (size_t j = 0; j < r->attrs[i].nr_ids; j++)
+			r->ids[r->nr_ids++] = (struct reader_id){ r->attrs[i].ids[j], i };
+	qsort(r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
+	return 0;
+}
+
+const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nr_ids;
+
+	if (r->nr_attrs == 1)
+		return &r->attrs[0];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->ids[mid].id == id)
+			return &r->attrs[r->ids[mid].attr];
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
+{
+	int ret;
+
+	r->nr_attrs = r->header.attrs.size / r->header.attr_size;
+	r->attrs = calloc(r->nr_attrs, sizeof(*r->attrs));
+	if (!r->attrs)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nr_attrs; i++) {
+		r->attrs[i].idx = i;
+		ret = read_attr(r, &r->attrs[i], err, errlen);
+		if (ret)
+			return ret;
+	}
+	return index_ids(r, err, errlen);
+}
+
+bool perf_file_magic_ok(const void *head, size_t len)
+{
+	uint64_t magic;
+
+	if (len < 8)
+		return false;
+	memcpy(&magic, head, 8);
+	return magic == PERF_FILE_MAGIC2 || magic == PERF_FILE_MAGIC2_SWAPPED;
+}
+
+int perf_reader_open(const char *path, struct perf_reader **out, char *err, size_t errlen)
+{
+	struct perf_reader *r;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		ret = err_set(err, errlen, -errno, "%s", strerror(errno));
+		goto fail;
+	}
+	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode)) {
+		ret = err_set(err, errlen, -EINVAL, "not a regular file");
+		goto fail;
+	}
+	r->file_size = (uint64_t)st.st_size;
+	ret = check_header(r, err, errlen);
+	if (!ret)
+		ret = read_attrs(r, err, errlen);
+	if (!ret)
+		ret = reader_read_features(r, err, errlen);
+	if (!ret)
+		ret = reader_data_init(r, err, errlen);
+	if (ret)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	perf_reader_close(r);
+	return ret;
+}
+
+void perf_reader_close(struct perf_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	for (size_t i = 0; r->attrs && i < r->nr_attrs; i++) {
+		free(r->attrs[i].name);
+		free(r->attrs[i].ids);
+	}
+	free(r->attrs);
+	free(r->ids);
+	free(r->info.hostname);
+	free(r->info.osrelease);
+	free(r->info.version);
+	free(r->info.arch);
+	free(r->info.cmdline);
+	for (size_t i = 0; i < r->info.nr_build_ids; i++)
+		free(r->info.build_ids[i].filename);
+	free(r->info.build_ids);
+	reader_data_release(r);
+	free(r);
+}
+
+size_t perf_reader_nr_attrs(const struct perf_reader *r)
+{
+	return r->nr_attrs;
+}
+
+const struct perf_evattr *perf_reader_attr(const struct perf_reader *r, size_t i)
+{
+	return i < r->nr_attrs ? &r->attrs[i] : NULL;
+}
+
+const struct perf_file_info *perf_reader_info(const struct perf_reader *r)
+{
+	return &r->info;
+}
+
+const struct perf_record_stats *perf_reader_stats(const struct perf_reader *r)
+{
+	return &r->stats;
+}

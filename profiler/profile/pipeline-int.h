@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipeline-int.h - internals of profile_load() (pipeline*.c).
+ *
+ * Two threads share the work. The reading side (pipeline.c) decodes the records of the file in
+ * perf's order and sums identical raw samples (agg_table); the resolving side
+ * (pipeline-resolve.c) owns everything that names things -- the sym_session and its kernel
+ * symbols, the thread names, the frame cache and the call graphs -- and takes, in file order,
+ * the distinct raw stacks to symbolize and the records that change how later stacks resolve
+ * (MMAP, MMAP2, COMM, FORK). Batches of that work pass between them through a bounded queue
+ * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
+ * and the result is exactly that of one thread doing both in order.
+ */
+#ifndef KPROF_PIPELINE_LOCAL_H
+#define KPROF_PIPELINE_LOCAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output.h"
+#include "profiler/lib/lib.h"
+#include "profiler/perfdata/perfdata.h"
+#include "profiler/profile/profile.h"
+#include "symbolize/symbolize.h"
+
+struct comm_slot {
+	int32_t		tid;
+	const char	*comm;		/* pooled; NULL: free slot */
+};
+
+/* tid -> comm, open addressing, names pooled. Zero-initialised is empty. */
+struct comm_table {
+	struct comm_slot	*slots;
+	size_t			nr, alloc;
+	char			**names;	/* the pool: open addressing, owned */
+	size_t			nr_names, alloc_names;
+};
+
+int comm_table_set(struct comm_table *t, int32_t tid, const char *comm);
+/* The child thread starts with its parent's name (perf's thread__fork). */
+int comm_table_fork(struct comm_table *t, int32_t parent, int32_t child);
+/*
+ * The name as perf shows it: the comm, "swapper" for 0, else ":TID". Pooled: equal names are
+ * equal pointers, valid until comm_table_release(). NULL on ENOMEM.
+ */
+const char *comm_table_name(struct comm_table *t, int32_t tid);
+const char *comm_table_get(const struct comm_table *t, int32_t tid);
+void comm_table_release(struct comm_table *t);
+
+/*
+ * Resolved frames by (pid, address): a symbolize lookup costs a hash of its own, and a distinct
+ * stack repeats most frames of the one before. Direct mapped. An entry also keeps the frame's
+ * id in the call graph, so that adding a stack hashes no frame. Each entry records the generation
+ * of its address space (and of the kernel's): an MMAP or FORK gives the task a new one, so its
+ * old entries stop matching without being searched for.
+ */
+struct frame_cache_entry {
+	uint64_t	addr;
+	int32_t		pid;		/* -1 for kernel addresses */
+	uint32_t	gen, kgen;
+	/* The frame's id in the call graph of event cg_event - 1 (0: none yet). */
+	uint32_t	cg_event, cg_id;
+	bool		kernel;
+	const char	*sym, *dso;	/* owned by the sym_session */
+	uint64_t	sym_start;
+};
+
+struct frame_cache {
+	struct frame_cache_entry	*e;
+	int32_t				*pids;	/* pid -> gen, open addressing */
+	uint32_t			*gens;
+	size_t				nr_pids, alloc_pids;
+	uint32_t			next_gen;
+};
+
+int frame_cache_init(struct frame_cache *c);
+void frame_cache_release(struct frame_cache *c);
+/* The current generation of @pid's address space (-1: the kernel's). */
+uint32_t frame_cache_gen(const struct frame_cache *c, int32_t pid);
+/* @pid's address space changes (MMAP, FORK); -1: the kernel's. 0 or -ENOMEM. */
+int frame_cache_invalidate(struct frame_cache *c, int32_t pid);
+/* The slot for (pid, addr): a hit when its key and generations match. */
+static inline struct frame_cache_entry *frame_cache_slot(struct frame_cache *c, int32_t pid,
+							  uint64_t addr)
+{
+	uint64_t h = (addr ^ ((uint64_t)(uint32_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return &c->e[h >> (64 - 16)];
+}
+
+/*
+ * Identical raw samples, summed before they are symbolized: (event, pid, tid, cpumode, ip,
+ * call chain words) -> (period, count). A profile repeats the same few thousand stacks, so
+ * symbolizing and adding each distinct one once per flush saves nearly all the work. The
+ * pipeline flushes before anything that can change how a stack resolves or is named (MMAP,
+ * MMAP2, COMM, FORK) and when the table grows large, so the result is exactly that of adding
+ * every sample on its own.
+ */
+struct agg_entry {
+	uint64_t	hash, ip, period, samples;
+	size_t		at;		/* the chain's first word in agg_table.words */
+	uint32_t	nr;		/* chain words */
+	uint32_t	event;		/* attr index */
+	int32_t		pid, tid;
+	uint16_t	misc;		/* header.misc cpumode bits */
+	bool		dead;		/* flushed: a tombstone until a full flush */
+	uint32_t	next_pid, next_tid;	/* next entry (+ 1) of this pid / tid */
+};
+
+/* pid or tid -> the newest entry of that task (entry number + 1), open addressing. */
+struct agg_heads {
+	int32_t		*keys;		/* INT32_MIN: free */
+	uint32_t	*heads;
+	size_t		nr, alloc;
+};
+
+struct agg_table {
+	uint64_t		*index;		/* 0 empty, else index_slot(): hash tag, entry */
+	size_t			alloc;
+	struct agg_entry	*entries;	/* nr entries, live and dead */
+	size_t			nr, entries_alloc;
+	uint64_t		*words;
+	size_t			nr_words, words_alloc;
+	struct agg_heads	by_pid, by_tid;
+};
+
+/* The key of one sample; chain points at nr (unaligned) u64 words. */
+struct agg_key {
+	uint32_t	event;
+	int32_t		pid, tid;
+	uint16_t	misc;
+	uint64_t	ip;
+	const void	*chain;
+	uint32_t	nr;
+};
+
+int agg_add(struct agg_table *t, const struct agg_key *k, uint64_t period);
+/* True when the table has grown enough that it should be flushed. */
+bool agg_full(const struct agg_table *t);
+/* Call fn for every entry (chain words aligned), then empty the table. Stops on non-zero. */
+typedef int (*agg_fn)(const struct agg_entry *e, const uint64_t *chain, void *arg);
+int agg_flush(struct agg_table *t, agg_fn fn, void *arg);
+/*
+ * The same for the entries of one process (@pid >= 0) or one thread (@tid >= 0) only; the
+ * others stay. An MMAP changes one address space, a COMM one thread's name.
+ */
+int agg_flush_task(struct agg_table *t, int32_t pid, int32_t tid, agg_fn fn, void *arg);
+void agg_release(struct agg_table *t);
+
+/* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
+
+/* What a batch holds, in order; each message is a whole number of u64 words. */
+enum pipe_msg_type { PIPE_STACK = 1, PIPE_RECORD = 2, PIPE_UNWIND = 3 };
+
+/* A distinct raw stack with its sums; nr call-chain words follow. */
+struct pipe_stack {
+	uint32_t	type;		/* PIPE_STACK */
+	uint32_t	event;		/* attr index */
+	int32_t		pid, tid;
+	uint32_t	nr;
+	uint16_t	misc;		/* header.misc cpumode bits */
+	uint64_t	ip, period, samples;
+};
+
+/* A record, checked by the reading side; its body follows, padded to 8 bytes. */
+struct pipe_record {
+	uint32_t	type;		/* PIPE_RECORD */
+	uint32_t	rec_type;	/* PERF_RECORD_MMAP, _MMAP2, _COMM or _FORK */
+	uint16_t	misc;
+	uint32_t	body_len;
+};
+
+struct pipe_batch {
+	uint64_t	*w;
+	size_t		nr, alloc;	/* in words */
+};
+
+#define PIPE_DEPTH	8		/* full batches in flight at most */
+
+/*
+ * A bounded queue of full batches from one producer to one consumer, and the emptied batches
+ * going back so that their memory is reused. Without a consumer thread (pipe_queue_init()
+ * could not start one) the producer runs the consumer's function on each batch itself.
+ */
+struct pipe_queue {
+	pthread_mutex_t		lock;
+	pthread_cond_t		changed;	/* nr, closed or failed changed */
+	struct pipe_batch	full[PIPE_DEPTH];
+	size_t			head, nr;
+	struct pipe_batch	spare[PIPE_DEPTH + 1];
+	size_t			nr_spare;
+	bool			closed;		/* the producer is done */
+	bool			failed;		/* the consumer stopped on an error */
+	bool			threaded;
+	pthread_t		thread;
+	int			(*consume)(void *arg, const uint64_t *w, size_t nr);
+	void			*arg;
+	int			ret;		/* the consumer's first error */
+};
+
+/*
+ * Start the consumer thread: it calls @consume for each batch in order, after @start (run
+ * first, in that thread; a non-zero return fails the queue). Returns 0 or -errno.
+ */
+int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
+		    int (*consume)(void *arg, const uint64_t *w, size_t nr), void *arg);
+/* Space for @words more words at the end of @b; NULL on ENOMEM. */
+uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words);
+/*
+ * Hand over @b (left empty, with reused memory) when it holds at least @min_words. Blocks while
+ * PIPE_DEPTH batches wait. Returns 0, or the consumer's error once it has failed.
+ */
+int pipe_queue_push(struct pipe_queue *q, struct pipe_batch *b, size_t min_words);
+/* No more batches: wait for the consumer to finish them. Returns its error, or 0. */
+int pipe_queue_finish(struct pipe_queue *q);
+void pipe_batch_release(struct pipe_batch *b);
+
+/* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */
+
+#define RESOLVE_MAX_STACK	127	/* perf report's default --max-stack */
+
+struct resolver {
+	const struct profile_load_opts	*o;
+	struct sym_opts			sym_opts;	/* strings owned by the caller */
+	const struct perf_build_id	*build_ids;	/* the reader's, nr_build_ids */
+	size_t				nr_build_ids;
+	struct sym_session		*sym;
+	struct callgraph		**cgs;		/* per attr, from its 1st sample */
+	size_t				nr_attrs;
+	struct comm_table		comms;
+	struct frame_cache		frames_seen;
+	uint32_t			gen, kgen;	/* of the stack being resolved */
+	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
+	uint32_t			ids[RESOLVE_MAX_STACK + 2];
+	uint64_t			unwound_samples;	/* samples DWARF-unwound */
+	uint64_t			unwind_short;	/* of those, no caller found */
+	char				err[256];	/* why it failed */
+};
+
+/* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
+/*
+ * The pieces of it, for pipeline-unwind.c: the event's graph (created on first use, the
+ * generations of the stack's address spaces set; NULL: bad event or ENOMEM), the call chain's
+ * frames into r->ids (their number or -errno), one user address's frame id, and adding the
+ * @n ids in r->ids.
+ */
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st);
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain);
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id);
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n);
+
+/* ---- samples with a user stack copy (pipeline-unwind.c) ----------------------------------- */
+
+/* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
+bool unwind_arch_ok(const char *arch);
+/* Whether @s is to be DWARF-unwound, as perf decides it. */
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
+			       bool arch_ok);
+/*
+ * A PIPE_UNWIND message into @b: @st (its type replaced, nr chain words from s->callchain),
+ * the chain, the DWARF registers, the stack copy's length and bytes. 0 or -ENOMEM.
+ */
+int unwind_put(struct pipe_batch *b, const struct pipe_stack *st,
+	       const struct perf_event_attr *attr, const struct perf_sample *s);
+/* Words of a PIPE_UNWIND message after its header at @after. */
+size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
+/* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
+int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
+
+/* Load the kernel symbols: the queue's start function. 0 or -errno with r->err set. */
+int resolver_start(void *r);
+/* Symbolize one batch: the queue's consume function. 0 or -errno with r->err set. */
+int resolver_consume(void *r, const uint64_t *w, size_t nr);
+/* What the sym_session uses for the kernel, or NULL before resolver_start(). */
+const char *resolver_kernel_source(const struct resolver *r);
+void resolver_release(struct resolver *r);
+
+#endif

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline-resolve.c - the resolving side of profile_load() (see pipeline-int.h): distinct
+ * raw stacks in, call graphs out, with the address spaces and thread names replayed from the
+ * records in between exactly as they were when each stack was sampled.
+ *
+ * A call chain is resolved frame by frame the way perf's thread__resolve_callchain_sample does:
+ * context markers switch between kernel and user space, addresses are looked up as given, an
+ * unknown marker discards the chain, at most RESOLVE_MAX_STACK frames are kept.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "profiler/lib/lib.h"
+#include "profiler/perfdata/perfdata.h"
+#include "profiler/profile/pipeline-int.h"
+
+/* An unresolved frame: hypervisor and guest addresses, which have no maps here (as in perf). */
+static int unresolved_id(struct resolver *r, struct callgraph *cg, uint64_t addr, uint32_t *id)
+{
+	struct cg_frame f = {
+		.dso = "[unknown]", .addr = r->o->keep_addrs ? addr : 0,
+	};
+
+	return callgraph_frame_id(cg, &f, id);
+}
+
+/* The cache slot of a frame; NULL when it does not go through the cache. */
+static struct frame_cache_entry *frame_slot(struct resolver *r, int32_t pid, uint64_t addr,
+					    unsigned int cpumode)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return frame_cache_slot(&r->frames_seen, -1, addr);
+	if (cpumode == PERF_RECORD_MISC_USER)
+		return frame_cache_slot(&r->frames_seen, pid, addr);
+	return NULL;
+}
+
+/*
+ * The call graph id of @addr resolved in @pid's address space or the kernel's, for the graph
+ * @cg of event @event. A hit in the frame cache costs one probe; a miss asks the symbolizer and
+ * the graph.
+ */
+static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		   uint64_t addr, unsigned int cpumode, uint32_t *id)
+{
+	struct sym_result res = { .dso = "[unknown]" };
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	struct frame_cache_entry *c = frame_slot(r, pid, addr, cpumode);
+	struct cg_frame f;
+	int ret;
+
+	if (!c)
+		return unresolved_id(r, cg, addr, id);
+	if (kernel)
+		pid = -1;
+	if (c->addr != addr || c->pid != pid || c->kernel != kernel || c->kgen != r->kgen ||
+	    c->gen != (kernel ? r->kgen : r->gen)) {
+		sym_session_resolve(r->sym, pid, addr, kernel, &res);
+		*c = (struct frame_cache_entry){
+			.addr = addr, .pid = pid, .gen = kernel ? r->kgen : r->gen, .kgen = r->kgen,
+			.kernel = kernel, .sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
+			/*
+			 * perf keeps same-named symbols of a module apart by their start. A
+			 * library's runtime start differs between the processes mapping it, so
+			 * the frame carries symbolize's per-module identity instead.
+			 */
+			.sym_start = res.sym ? res.sym_id : 0,
+		};
+	}
+	if (c->cg_event == event + 1) {
+		*id = c->cg_id;
+		return 0;
+	}
+	f = (struct cg_frame){
+		.sym = c->sym, .dso = c->dso, .sym_start = c->sym_start,
+		.flags = kernel ? CG_FRAME_KERNEL : 0,
+		.addr = !c->sym && r->o->keep_addrs ? addr : 0,
+	};
+	ret = callgraph_frame_id(cg, &f, id);
+	if (!ret) {
+		c->cg_event = event + 1;
+		c->cg_id = *id;
+	}
+	return ret;
+}
+
+/*
+ * The frames of a stack as call graph ids in r->ids, leaf first: the call chain without its
+ * markers. The leaf must be the sample's own ip (perf resolves it with the record's cpumode for
+ * Self and -U); chains start there, and when one does not (or there is no chain) the ip is put
+ * in front. Returns the number of frames, or -errno.
+ */
+static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		      const uint64_t *chain)
+{
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	uint64_t first_ip = 0;
+	size_t n = 0;
+	int ret = 0;
+
+	/*
+	 * The cache lookups of a stack are independent of each other: start loading their
+	 * slots together, most are far apart in memory.
+	 */
+	for (uint32_t i = 0; i < st->nr && i < RESOLVE_MAX_STACK; i++) {
+		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			cpumode = chain[i] == (uint64_t)PERF_CONTEXT_KERNEL ?
+				  PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		else
+			__builtin_prefetch(frame_slot(r, st->pid, chain[i], cpumode));
+	}
+	cpumode = PERF_RECORD_MISC_USER;
+	for (uint32_t i = 0; i < st->nr && n < RESOLVE_MAX_STACK && !ret; i++) {
+		uint64_t ip = chain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip == (uint64_t)PERF_CONTEXT_HV) {
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			} else if (ip == (uint64_t)PERF_CONTEXT_KERNEL) {
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			} else if (ip == (uint64_t)PERF_CONTEXT_USER) {
+				cpumode = PERF_RECORD_MISC_USER;
+			} else {
+				/* perf: "invalid callchain context", the chain is discarded. */
+				n = 0;
+				break;
+			}
+			continue;
+		}
+		if (!n)
+			first_ip = ip;
+		ret = resolve(r, cg, st->event, st->pid, ip, cpumode, &r->ids[1 + n++]);
+	}
+	if (ret)
+		return ret;
+	if (n && first_ip == st->ip) {
+		memmove(&r->ids[0], &r->ids[1], n * sizeof(r->ids[0]));
+		return (long)n;
+	}
+	ret = resolve(r, cg, st->event, st->pid, st->ip, st->misc, &r->ids[0]);
+	return ret ? ret : (long)n + 1;
+}
+
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st)
+{
+	if (st->event >= r->nr_attrs)
+		return NULL;
+	if (!r->cgs[st->event]) {
+		r->cgs[st->event] = callgraph_new();
+		if (!r->cgs[st->event])
+			return NULL;
+		/*
+		 * Frame names are the sym_session's and comms the comm_table's: pooled and
+		 * unchanged until the resolver is released, after the last add. The graph can then
+		 * map each distinct frame once instead of hashing its text for every stack.
+		 */
+		callgraph_stable_strings(r->cgs[st->event], true);
+	}
+	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
+	r->kgen = frame_cache_gen(&r->frames_seen, -1);
+	return r->cgs[st->event];
+}
+
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n)
+{
+	struct cg_task task;
+
+	task.comm = comm_table_name(&r->comms, st->tid);
+	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
+	task.tid = r->o->keep_tid ? st->tid : -1;
+	if (!task.comm)
+		return -ENOMEM;
+	return callgraph_add_ids(cg, &task, r->ids, n, st->period, st->samples);
+}
+
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain)
+{
+	return stack_ids(r, cg, st, chain);
+}
+
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id)
+{
+	return resolve(r, cg, event, pid, addr, PERF_RECORD_MISC_USER, id);
+}
+
+/*
+ * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
+ * straight in as ids: a table of symbolized stacks in between (summing raw stacks that
+ * symbolize alike) saved fewer instructions than its copy of every stack cost in memory and
+ * page faults.
+ */
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
+{
+	struct callgraph *cg = resolver_graph(r, st);
+	long n;
+
+	if (!cg)
+		return st->event >= r->nr_attrs ? -EINVAL : -ENOMEM;
+	n = stack_ids(r, cg, st, chain);
+	if (n < 0)
+		return (int)n;
+	return resolver_add_ids(r, cg, st, (size_t)n);
+}
+
+/*
+ * MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset.
+ * Only executable mappings go to the symbolizer (it takes anonymous ones for JIT code): MMAP2
+ * says so in prot, MMAP marks data mappings (perf record -d) in misc. The reading side has
+ * checked that the body holds a NUL-terminated name.
+ */
+static void add_map(struct resolver *r, const struct pipe_record *rec, const char *body)
+{
+	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint32_t pid, prot;
+	uint64_t v[3];
+
+	if (rec->rec_type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, body + 56, 4);
+		if (!(prot & PROT_EXEC))
+			return;
+	} else if (rec->misc & PERF_RECORD_MISC_MMAP_DATA) {
+		return;
+	}
+	memcpy(&pid, body, 4);
+	memcpy(v, body + 8, sizeof(v));
+	sym_session_add_map(r->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], body + name_at);
+}
+
+static int add_fork(struct resolver *r, const char *body)
+{
+	int32_t f[4];	/* pid, ppid, tid, ptid */
+
+	memcpy(f, body, sizeof(f));
+	if (f[0] != f[1])
+		sym_session_fork(r->sym, f[1], f[0]);
+	return comm_table_fork(&r->comms, f[3], f[2]) ? -ENOMEM : 0;
+}
+
+/*
+ * A record, after the stacks sampled before it. An MMAP, or a FORK that makes a process, gives
+ * an address space (pid -1: the kernel's) a new generation in the frame cache.
+ */
+static int apply_record(struct resolver *r, const struct pipe_record *rec, const char *body)
+{
+	int32_t ids[3];	/* pid, tid / pid, ppid, tid */
+
+	if (rec->body_len >= sizeof(ids)) {
+		memcpy(ids, body, sizeof(ids));
+		if ((rec->rec_type != PERF_RECORD_COMM &&
+		     (rec->rec_type != PERF_RECORD_FORK || ids[0] != ids[1])) &&
+		    frame_cache_invalidate(&r->frames_seen, ids[0]))
+			return -ENOMEM;
+	}
+	switch (rec->rec_type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		add_map(r, rec, body);
+		return 0;
+	case PERF_RECORD_COMM:
+		memcpy(ids, body, 8);
+		return comm_table_set(&r->comms, ids[1], body + 8) ? -ENOMEM : 0;
+	case PERF_RECORD_FORK:
+		return add_fork(r, body);
+	default:
+		return -EINVAL;
+	}
+}
+
+int resolver_consume(void *arg, const uint64_t *w, size_t nr)
+{
+	struct resolver *r = arg;
+	size_t at = 0;
+	int ret = 0;
+
+	while (!ret && at < nr) {
+		uint32_t type;
+
+		memcpy(&type, &w[at], sizeof(type));
+		if (type == PIPE_STACK) {
+			const struct pipe_stack *st = (const void *)&w[at];
+
+			at += sizeof(*st) / 8;
+			ret = resolver_add_stack(r, st, &w[at]);
+			at += st->nr;
+		} else if (type == PIPE_UNWIND) {
+			const struct pipe_stack *st = (const void *)&w[at];
+
+			at += sizeof(*st) / 8;
+			ret = resolver_unwind(r, st, &w[at]);
+			at += unwind_msg_words(st, &w[at]);
+		} else {
+			const struct pipe_record *rec = (const void *)&w[at];
+
+			at += sizeof(*rec) / 8;
+			ret = apply_record(r, rec, (const char *)&w[at]);
+			at += (rec->body_len + 7) / 8;
+		}
+	}
+	if (ret)
+		err_set(r->err, sizeof(r->err), ret, "%s", strerror(-ret));
+	return ret;
+}
+
+int resolver_start(void *arg)
+{
+	struct resolver *r = arg;
+	const struct sym_opts *so = &r->sym_opts;
+	int ret;
+
+	if (frame_cache_init(&r->frames_seen))
+		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	r->sym = sym_session_new(so);
+	if (r->sym) {
+		/* user files only: the kernel's symbols are the kallsyms or vmlinux given */
+		for (size_t i = 0; i < r->nr_build_ids; i++) {
+			const struct perf_build_id *b = &r->build_ids[i];
+
+			if (!b->kernel && b->filename[0] == '/' &&
+			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
+				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+		}
+		return 0;
+	}
+	ret = errno ? -errno : -ENOMEM;
+	return err_set(r->err, sizeof(r->err), ret, "cannot use the kernel symbols of %s: %s",
+		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
+		       strerror(-ret));
+}
+
+const char *resolver_kernel_source(const struct resolver *r)
+{
+	return r->sym ? sym_session_kernel_source(r->sym) : NULL;
+}
+
+void resolver_release(struct resolver *r)
+{
+	for (size_t i = 0; r->cgs && i < r->nr_attrs; i++)
+		callgraph_free(r->cgs[i]);
+	free(r->cgs);
+	comm_table_release(&r->comms);
+	frame_cache_release(&r->frames_seen);
+	sym_session_free(r->sym);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline.c - profile_load(): replay a perf.data file the way `perf report` does and
+ * aggregate its samples into one call graph per event.
+ *
+ * This is the reading side (see pipeline-int.h): records arrive in perf's order
+ * (perf-read-data.c); samples are decoded and summed by raw stack, and before any record that
+ * changes how a stack resolves or is named (MMAP, MMAP2, COMM, FORK) the stacks it concerns are
+ * sent to the resolving side, then the record itself. Everything that can be wrong with a
+ * record is found here, so that errors name the first bad record whatever the other thread does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiler/perfdata/perfdata.h"
+#include "profiler/lib/lib.h"
+#include "profiler/profile/pipeline-int.h"
+#include "profiler/profile/profile.h"
+#include "symbolize/symbolize.h"
+
+/* A batch goes to the resolving side once it holds this much (1 MiB). */
+#define BATCH_WORDS	(1u << 17)
+
+struct loader {
+	const struct profile_load_opts	*o;
+	struct perf_reader		*r;
+	struct profile			*p;
+	uint64_t			*nr_samples;	/* per attr */
+	struct agg_table		agg;		/* raw samples not yet sent */
+	struct pipe_batch		batch;		/* being filled */
+	struct pipe_queue		queue;
+	bool				queue_started;
+	struct resolver			res;		/* the other side: after the queue only */
+	char				*kallsyms;	/* owned */
+	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
+};
+
+/* agg_fn: one distinct raw stack into the batch. */
+static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *arg)
+{
+	struct loader *l = arg;
+	size_t words = sizeof(struct pipe_stack) / 8 + e->nr;
+	uint64_t *w = pipe_batch_room(&l->batch, words);
+
+	if (!w)
+		return -ENOMEM;
+	*(struct pipe_stack *)w = (struct pipe_stack){
+		.type = PIPE_STACK, .event = e->event, .pid = e->pid, .tid = e->tid, .nr = e->nr,
+		.misc = e->misc, .ip = e->ip, .period = e->period, .samples = e->samples,
+	};
+	if (e->nr)
+		memcpy(w + sizeof(struct pipe_stack) / 8, chain, (size_t)e->nr * 8);
+	l->batch.nr += words;
+	return 0;
+}
+
+/* The batch to the resolving side once it holds @min_words; its failure reported in err. */
+static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
+{
+	int ret = pipe_queue_push(&l->queue, &l->batch, min_words);
+
+	if (ret)
+		return err_set(err, errlen, ret, "%s", l->res.err[0] ? l->res.err : strerror(-ret));
+	return 0;
+}
+
+/*
+ * Send what has been gathered before an address space or a name changes: the samples of
+ * process @pid, of thread @tid, or (both -1) all of them.
+ */
+static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, size_t errlen)
+{
+	int ret;
+
+	if (pid < 0 && tid < 0)
+		ret = agg_flush(&l->agg, send_stack, l);
+	else
+		ret = agg_flush_task(&l->agg, pid, tid, send_stack, l);
+	return ret ? err_set(err, errlen, ret, "%s", strerror(-ret)) : 0;
+}
+
+/* Which samples a record can change the meaning of (see flush_samples()). */
+static int flush_for(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+{
+	int32_t ids[3] = { -1, -1, -1 };	/* pid, tid (MMAP, COMM) / pid, ppid, tid (FORK) */
+
+	if (rec->body_len < sizeof(ids))
+		return flush_samples(l, -1, -1, err, errlen);
+	memcpy(ids, rec->body, sizeof(ids));
+	switch (rec->hdr.type) {
+	case PERF_RECORD_COMM:
+		return flush_samples(l, -1, ids[1], err, errlen);
+	case PERF_RECORD_FORK:
+		/* A new thread of the same process changes no address space, only its name. */
+		if (ids[0] == ids[1])
+			return flush_samples(l, -1, ids[2], err, errlen);
+		return flush_samples(l, ids[0], ids[2], err, errlen);
+	default:	/* MMAP, MMAP2: a kernel map (pid -1) concerns every process */
+		return flush_samples(l, ids[0], -1, err, errlen);
+	}
+}
+
+static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+{
+	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
+		       (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+}
+
+/* True when the body of an MMAP, MMAP2, COMM or FORK record holds what it must. */
+static bool record_ok(const struct perf_record *rec)
+{
+	size_t name_at;
+
+	switch (rec->hdr.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+		name_at = rec->hdr.type == PERF_RECORD_MMAP ? 32 :
+			  rec->hdr.type == PERF_RECORD_MMAP2 ? 64 : 8;
+		return rec->body_len > name_at &&
+		       memchr((const char *)rec->body + name_at, '\0', rec->body_len - name_at);
+	case PERF_RECORD_FORK:
+		return rec->body_len >= 4 * sizeof(int32_t);	/* pid, ppid, tid, ptid */
+	default:
+		return false;
+	}
+}
+
+/* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
+static int send_record(struct loader *l, const struct perf_record *rec, char *err,
+		       size_t errlen)
+{
+	size_t words = sizeof(struct pipe_record) / 8 + (rec->body_len + 7) / 8;
+	uint64_t *w;
+	int ret;
+
+	if (!record_ok(rec))
+		return corrupt(rec, err, errlen);
+	ret = flush_for(l, rec, err, errlen);
+	if (ret)
+		return ret;
+	w = pipe_batch_room(&l->batch, words);
+	if (!w)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	w[words - 1] = 0;	/* the padding */
+	*(struct pipe_record *)w = (struct pipe_record){
+		.type = PIPE_RECORD, .rec_type = rec->hdr.type, .misc = rec->hdr.misc,
+		.body_len = (uint32_t)rec->body_len,
+	};
+	memcpy(w + sizeof(struct pipe_record) / 8, rec->body, rec->body_len);
+	l->batch.nr += words;
+	return 0;
+}
+
+/* A sample to DWARF-unwind: passed on alone, in order (see pipeline-unwind.c). */
+static int add_unwind_sample(struct loader *l, const struct perf_evattr *ev,
+			     const struct agg_key *k, const struct perf_sample *s, char *err,
+			     size_t errlen)
+{
+	struct pipe_stack st = {
+		.event = k->event, .pid = k->pid, .tid = k->tid, .nr = k->nr, .misc = k->misc,
+		.ip = k->ip, .period = s->period, .samples = 1,
+	};
+
+	if (unwind_put(&l->batch, &st, &ev->attr, s))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[ev->idx]++;
+	l->p->nr_samples++;
+	return 0;
+}
+
+static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
+		      size_t errlen)
+{
+	const struct perf_evattr *ev = rec->attr;
+	enum unwind_want want;
+	struct perf_sample s;
+	struct agg_key k;
+
+	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
+	    s.callchain_nr > UINT32_MAX)
+		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+			       (unsigned long long)rec->offset, rec->hdr.size);
+	k = (struct agg_key){
+		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
+		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
+	};
+	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
+	if (want == UNWIND_YES)
+		return add_unwind_sample(l, ev, &k, &s, err, errlen);
+	l->p->nr_not_unwound[want]++;
+	if (agg_add(&l->agg, &k, s.period))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[ev->idx]++;
+	l->p->nr_samples++;
+	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+}
+
+static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	switch (rec->hdr.type) {
+	case PERF_RECORD_SAMPLE:
+		ret = add_sample(l, rec, err, errlen);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		ret = send_record(l, rec, err, errlen);
+		break;
+	case PERF_RECORD_LOST:		/* u64 id, lost */
+		if (rec->body_len < 16)
+			return corrupt(rec, err, errlen);
+		l->p->nr_lost += perf_u64_at(rec->body, 1);
+		l->p->nr_lost_records++;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
+		if (rec->body_len < 8)
+			return corrupt(rec, err, errlen);
+		l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
+		break;
+	case PERF_RECORD_THROTTLE:
+		l->p->nr_throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		l->p->nr_unthrottle++;
+		break;
+	default:
+		break;
+	}
+	return ret ? ret : send_batch(l, BATCH_WORDS, err, errlen);
+}
+
+/* The kallsyms snapshot `kprof record` leaves next to the file, if there is one. */
+static char *default_kallsyms(const char *path)
+{
+	char *snap;
+
+	if (asprintf(&snap, "%s.kallsyms", path) < 0)
+		return NULL;
+	if (access(snap, R_OK) == 0)
+		return snap;
+	free(snap);
+	return NULL;
+}
+
+static int setup(struct loader *l, const char *path, char *err, size_t errlen)
+{
+	const struct perf_file_info *in = perf_reader_info(l->r);
+	size_t nr = perf_reader_nr_attrs(l->r);
+	struct resolver *res = &l->res;
+	int ret;
+
+	l->unwind_arch_ok = unwind_arch_ok(in->arch);
+	res->o = l->o;
+	res->nr_attrs = nr;
+	res->build_ids = in->build_ids;
+	res->nr_build_ids = in->nr_build_ids;
+	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms };
+	if (!res->sym_opts.kallsyms)
+		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
+	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
+	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
+	l->p = calloc(1, sizeof(*l->p));
+	res->cgs = calloc(nr, sizeof(*res->cgs));
+	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
+	if (!l->p || !res->cgs || !l->nr_samples)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->p->nr_cpus = in->nr_cpus_online;
+	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
+	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
+	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	/* The kernel symbols load in the other thread while this one starts reading. */
+	ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+	if (ret)
+		return err_set(err, errlen, ret, "%s", strerror(-ret));
+	l->queue_started = true;
+	return 0;
+}
+
+/* Hand the call graphs of the events that have samples to the profile, in attr order. */
+static int collect_events(struct loader *l, char *err, size_t errlen)
+{
+	size_t nr = perf_reader_nr_attrs(l->r);
+	struct callgraph **cgs = l->res.cgs;
+	struct sym_stats st;
+
+	sym_session_stats(l->res.sym, &st);
+	l->p->nr_stale_files = st.files_stale;
+	l->p->nr_files_from_cache = st.files_from_cache;
+	l->p->nr_unwound = l->res.unwound_samples;
+	l->p->nr_unwind_short = l->res.unwind_short;
+	l->p->events = calloc(nr, sizeof(*l->p->events));
+	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
+	if (st.first_stale)
+		l->p->first_stale = strdup(st.first_stale);
+	if (!l->p->events || !l->p->kernel_source || (st.first_stale && !l->p->first_stale))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		struct profile_event *e = &l->p->events[l->p->nr_events];
+
+		if (!cgs[i])
+			continue;
+		e->name = strdup(perf_reader_attr(l->r, i)->name);
+		if (!e->name)
+			return err_set(err, errlen, -ENOMEM, "out of memory");
+		e->cg = cgs[i];
+		/* the session's strings go with the resolver: later adds must not rely on them */
+		callgraph_stable_strings(e->cg, false);
+		e->nr_samples = l->nr_samples[i];
+		cgs[i] = NULL;
+		l->p->nr_events++;
+	}
+	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id;
+	return 0;
+}
+
+/*
+ * The last stacks to the resolving side, and wait for it. Its failure wins over one found here:
+ * it is what went wrong first (the kernel symbols cannot be loaded, say).
+ */
+static int finish(struct loader *l, int ret, char *err, size_t errlen)
+{
+	int res_ret;
+
+	if (!ret)
+		ret = flush_samples(l, -1, -1, err, errlen);
+	if (!ret)
+		ret = send_batch(l, 1, err, errlen);
+	if (!l->queue_started)
+		return ret;
+	l->queue_started = false;
+	res_ret = pipe_queue_finish(&l->queue);
+	if (res_ret)
+		return err_set(err, errlen, res_ret, "%s",
+			       l->res.err[0] ? l->res.err : strerror(-res_ret));
+	return ret;
+}
+
+static void loader_release(struct loader *l)
+{
+	resolver_release(&l->res);
+	free(l->nr_samples);
+	free(l->kallsyms);
+	agg_release(&l->agg);
+	pipe_batch_release(&l->batch);
+	perf_reader_close(l->r);
+}
+
+int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
+		 char *err, size_t errlen)
+{
+	static const struct profile_load_opts defaults;
+	struct loader l = { .o = o ? o : &defaults };
+	struct perf_record rec;
+	int ret;
+
+	*out = NULL;
+	ret = perf_reader_open(path, &l.r, err, errlen);
+	if (ret)
+		return ret;
+	ret = setup(&l, path, err, errlen);
+	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
+		ret = process(&l, &rec, err, errlen);
+	ret = finish(&l, ret, err, errlen);
+	if (!ret)
+		ret = collect_events(&l, err, errlen);
+	loader_release(&l);
+	if (ret) {
+		profile_free(l.p);
+		return ret;
+	}
+	*out = l.p;
+	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_events; i++) {
+		free(p->events[i].name);
+		callgraph_free(p->events[i].cg);
+	}
+	free(p->events);
+	free(p->hostname);
+	free(p->osrelease);
+	free(p->cmdline);
+	free(p->kernel_source);
+	free(p->first_stale);
+	free(p);
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile.h - load a perf.data file into call graphs: read (perfdata.h),
+ * symbolize (symbolize.h), aggregate (output.h). Used by report, collapse, flamegraph and run.
+ *
+ * One call graph per event that has samples. Frames are leaf first, call-chain context markers
+ * dropped; a frame that does not resolve keeps sym == NULL and its module name (and its address
+ * with keep_addrs), so -U-style consumers can drop it and folded output can show it.
+ */
+#ifndef KPROF_PROFILE_LOCAL_H
+#define KPROF_PROFILE_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output/output.h"
+
+struct profile_load_opts {
+	const char	*vmlinux;	/* --vmlinux PATH, or NULL */
+	const char	*kallsyms;	/* --kallsyms PATH; NULL: "<file>.kallsyms" if it exists
+					 * (written by kprof record), else /proc/kallsyms */
+	bool		keep_pid;	/* tasks carry pid (collapse --pid/--tid); else -1 */
+	bool		keep_tid;
+	bool		keep_addrs;	/* unresolved frames keep their address (--addrs) */
+};
+
+struct profile_event {
+	/* perf's event name: "cpu-clock", "cycles:pp", "sched:sched_switch" */
+	char		*name;
+	struct callgraph *cg;		/* owned by the profile */
+	uint64_t	nr_samples;
+};
+
+/* Whether a sample was DWARF-unwound, and why not (pipeline-unwind.c). */
+enum unwind_want {
+	UNWIND_NONE,		/* no registers or stack copy: an ordinary sample */
+	UNWIND_YES,
+	UNWIND_ABI32,		/* a 32-bit process: not unwound (x86_64 only) */
+	UNWIND_NO_REGS,		/* sample_regs_user lacks registers the unwinder needs */
+	UNWIND_ARCH,		/* recorded on (or read on) another architecture than x86_64 */
+};
+
+struct profile {
+	struct profile_event	*events;	/* events that have samples, in attr order */
+	size_t			nr_events;
+	uint64_t		nr_samples, nr_lost, nr_lost_records, nr_throttle;
+	char			*hostname, *osrelease, *cmdline;	/* NULL when absent */
+	int			nr_cpus;			/* 0 when absent */
+	uint64_t		nr_unthrottle;
+	uint64_t		nr_lost_samples;	/* PERF_RECORD_LOST_SAMPLES totals */
+	uint64_t		nr_unknown_id;	/* samples of no known event (skipped) */
+	char			*kernel_source;	/* symbolize's kernel symbol source */
+	/*
+	 * Mapped files whose build-id is not the recording's (rebuilt since): not used, their
+	 * frames unresolved as in perf; the first one's path. Files found in perf's build-id
+	 * cache instead are counted apart.
+	 */
+	uint64_t		nr_stale_files;
+	char			*first_stale;
+	uint64_t		nr_files_from_cache;
+	/*
+	 * DWARF unwinding (--call-graph dwarf): samples unwound, of those with no caller found,
+	 * and samples not unwound by enum unwind_want (index 0: no stack copy, as any other).
+	 */
+	uint64_t		nr_unwound, nr_unwind_short;
+	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
+};
+
+/* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */
+int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
+		 char *err, size_t errlen);
+void profile_free(struct profile *p);			/* NULL-safe */
+
+
+/*
+ * Loading any profile kprof reads into a flame tree, and writing the SVG
+ * file; used by `kprof flamegraph` and by `kprof run` (flamegraph.svg in each run directory).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+
+struct flamegraph_input_opts {
+	const char	*event;		/* perf.data: event to draw; NULL: the first with samples */
+	bool		samples;	/* perf.data: weight by samples instead of period */
+	const char	*vmlinux;	/* perf.data: as profile_load_opts */
+	const char	*kallsyms;
+	/* filled in by flamegraph_load() */
+	char		event_used[128];	/* perf.data: the event drawn; "" for text inputs */
+	bool		had_two_counts;	/* folded input had "stack before after" lines */
+	uint64_t	invalid_lines;	/* folded/script lines that were skipped */
+	uint64_t	first_invalid;	/* line number of the first one */
+};
+
+/*
+ * Add the profile at @path ("-": standard input) to @tree on @side. @path may be perf.data,
+ * folded text, `perf script` text or a `kprof run` directory (its perf.data, else its
+ * profile.folded). perf.data stacks are weighted by period (or samples) and named like
+ * `kprof collapse` names them. 0, or -errno with a one-line reason naming the file in @err.
+ */
+int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side side,
+		    struct flamegraph_input_opts *o, char *err, size_t errlen);
+
+/* Write the SVG to @path atomically (temp file + rename; NULL or "-": stdout). 0 or -errno with
+ * a one-line reason in @err. */
+int flamegraph_write_file(const char *path, const struct flame_tree *tree,
+			  const struct flame_svg_opts *o, char *err, size_t errlen);
+
+/*
+ * `kprof run`: draw @cg (the run's profile of @event, weighted by period) into
+ * @run_dir/flamegraph.svg with the kernel/user colours. 0, or -errno after a one-line warning:
+ * a run without its picture is still a good run.
+ */
+int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event);
+
+#endif

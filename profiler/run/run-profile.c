@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run-profile.c - profiling for `kprof run`: sample every CPU with call chains during the
+ * measured phase (LKP's perf-profile monitor: -a -g, --count=1000003, cycles:pp with the
+ * record engine's cpu-clock fallback), then read the perf.data back into the LKP
+ * perf-profile.* keys (perf report --children -g folded,0.5,callee, keys >= 0.05%) and the
+ * stackcollapse-style profile.folded next to it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "profiler/profile/profile.h"
+#include "profiler/lib/lib.h"
+#include "profiler/record/record.h"
+#include "profiler/run/run.h"
+
+#define LKP_PERIOD		1000003
+#define LKP_MMAP_PAGES		256
+#define LKP_CALLTRACE_MIN	0.5
+#define LKP_PRINT_MIN		0.05
+#define SUMMARY_ROWS		8
+
+struct run_profile {
+	struct record_session	*rec;
+	char			*perf_data;
+	struct kv_list		keys;		/* perf-profile.* of this run */
+};
+
+static char *event_used;			/* of the latest profile, for meta.json */
+static struct kv_list latest_keys;		/* of the latest profile, for the summary */
+
+const char *run_profile_event_used(void)
+{
+	return event_used;
+}
+
+int run_profile_start(struct run_profile **out, const char *perf_data, const char *event)
+{
+	const char *events[1] = { event };
+	struct record_opts o = {
+		.system_wide = true,
+		.events = event ? events : NULL,
+		.nr_events = event ? 1 : 0,
+		.period = LKP_PERIOD,
+		.callgraph = true,
+		.mmap_pages = LKP_MMAP_PAGES,
+		.output = perf_data,
+	};
+	struct run_profile *rp = calloc(1, sizeof(*rp));
+	char err[512] = "";
+	int ret;
+
+	*out = NULL;
+	if (!rp || !(rp->perf_data = strdup(perf_data))) {
+		free(rp);
+		return -ENOMEM;
+	}
+	ret = record_session_start(&o, &rp->rec, err, sizeof(err));
+	if (ret) {
+		pr_err("profiling: %s", err[0] ? err : strerror(-ret));
+		run_profile_free(rp);
+		return ret;
+	}
+	*out = rp;
+	return 0;
+}
+
+static int write_folded(FILE *fp, void *arg)
+{
+	const struct profile *p = arg;
+
+	for (size_t i = 0; i < p->nr_events; i++) {
+		int ret = folded_write(fp, p->events[i].cg, FOLDED_KERNEL);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int write_keys(FILE *fp, void *arg)
+{
+	return kv_list_write_json(fp, arg);
+}
+
+/* In a child: perf.data -> profile.folded and the perf-profile keys in @keys_path. 0 / 1. */
+static int derive_child(const char *perf_data, const char *dir, const char *keys_path)
+{
+	struct profile_load_opts lo = { 0 };
+	struct profile *p = NULL;
+	const struct callgraph **cgs;
+	struct kv_list keys = { 0 };
+	char err[512] = "", path[4096];
+	int ret;
+
+	ret = profile_load(perf_data, &lo, &p, err, sizeof(err));
+	if (ret) {
+		pr_err("%s: %s", perf_data, err[0] ? err : strerror(-ret));
+		return 1;
+	}
+	if (!p->nr_events)
+		pr_warn("%s: no samples: no perf-profile keys for this run", perf_data);
+	cgs = calloc(p->nr_events + 1, sizeof(*cgs));
+	if (!cgs) {
+		profile_free(p);
+		return 1;
+	}
+	for (size_t i = 0; i < p->nr_events; i++)
+		cgs[i] = p->events[i].cg;
+	if (p->nr_events) {
+		struct lkp_profile_opts o = {
+			/* LKP names every section after the first event */
+			.event = p->events[0].name,
+			.calltrace_min = LKP_CALLTRACE_MIN,
+			.print_min = LKP_PRINT_MIN,
+		};
+
+		ret = lkp_profile_keys_multi(cgs, p->nr_events, &o, &keys);
+	}
+	free(cgs);
+	snprintf(path, sizeof(path), "%s/profile.folded", dir);
+	if (!ret)
+		ret = write_file_atomic(path, write_folded, p);
+	if (!ret)
+		ret = write_file_atomic(keys_path, write_keys, &keys);
+	if (ret)
+		pr_err("%s: %s", path, strerror(-ret));
+	/* flamegraph.svg beside it; failing costs only the picture */
+	if (!ret && p->nr_events)
+		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
+	kv_list_release(&keys);
+	profile_free(p);
+	return ret ? 1 : 0;
+}
+
+/*
+ * perf-profile.* keys and profile.folded from the finished perf.data. The file is read in a
+ * child process: whatever happens while reading it, the runs already on disk and the
+ * system state this process restores are safe.
+ */
+static int derive(struct run_profile *rp, const char *dir)
+{
+	struct json_object keys = { 0 };
+	char keys_path[4096], err[256];
+	int status, ret;
+	pid_t pid;
+
+	snprintf(keys_path, sizeof(keys_path), "%s/.perf-profile.json", dir);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(derive_child(rp->perf_data, dir, keys_path));
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (WIFSIGNALED(status))
+			pr_err("%s: reading it died of signal %d: no perf-profile keys",
+			       rp->perf_data, WTERMSIG(status));
+		unlink(keys_path);
+		return -EIO;
+	}
+	ret = json_read_file(keys_path, &keys, err, sizeof(err));
+	if (ret)
+		pr_err("%s: %s", keys_path, err);
+	for (size_t i = 0; !ret && i < keys.nr; i++)
+		if (keys.members[i].type == JSON_NUMBER)
+			ret = kv_list_add(&rp->keys, keys.members[i].key, keys.members[i].num);
+	json_object_release(&keys);
+	unlink(keys_path);
+	return ret;
+}
+
+int run_profile_stop(struct run_profile *rp, const char *dir)
+{
+	struct record_stats st = { 0 };
+	int ret;
+
+	ret = record_session_stop(rp->rec, &st);
+	rp->rec = NULL;
+	if (ret) {
+		pr_err("%s: %s", rp->perf_data, strerror(-ret));
+		free(st.event_used);
+		return ret;
+	}
+	if (st.event_used) {
+		free(event_used);
+		event_used = st.event_used;
+	}
+	if (st.lost)
+		pr_warn("profiling: %llu samples lost", (unsigned long long)st.lost);
+	/* the perf.data stays; a run is not lost because it could not be read back */
+	if (derive(rp, dir))
+		return 0;
+	{
+		kv_list_release(&latest_keys);
+		for (size_t i = 0; !ret && i < rp->keys.nr; i++)
+			ret = kv_list_add(&latest_keys, rp->keys.items[i].key,
+					  rp->keys.items[i].value);
+	}
+	return ret;
+}
+
+int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out)
+{
+	int ret = 0;
+
+	for (size_t i = 0; rp && !ret && i < rp->keys.nr; i++)
+		ret = wl_metrics_set(out, rp->keys.items[i].key, rp->keys.items[i].value);
+	return ret;
+}
+
+static int by_value_desc(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* The hottest "self" and "children" rows of the latest profile. */
+void run_profile_summary(const char *base, FILE *fp)
+{
+	static const char *const kinds[] = { "self", "children" };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct kv_list rows = { 0 };
+		char prefix[128];
+		size_t plen;
+
+		char event[64];
+
+		snprintf(event, sizeof(event), "%s", event_used ? event_used : "");
+		for (char *e = event; *e; e++)
+			if (*e == ':' || *e == ',')
+				*e = *e == ':' ? '-' : '\0';
+		snprintf(prefix, sizeof(prefix), "perf-profile.%s.%s.", kinds[k], event);
+		plen = strlen(prefix);
+		for (size_t i = 0; i < latest_keys.nr; i++)
+			if (!strncmp(latest_keys.items[i].key, prefix, plen) &&
+			    kv_list_add(&rows, latest_keys.items[i].key,
+					latest_keys.items[i].value))
+				break;
+		if (rows.nr) {
+			qsort(rows.items, rows.nr, sizeof(*rows.items), by_value_desc);
+			fprintf(fp, "  top perf-profile.%s.%s rows (last run):\n", kinds[k], event);
+			for (size_t i = 0; i < rows.nr && i < SUMMARY_ROWS; i++)
+				fprintf(fp, "    %6.2f%%  %s\n", rows.items[i].value,
+					rows.items[i].key + plen);
+		}
+		kv_list_release(&rows);
+	}
+}
+
+int run_counters_start(struct stat_session **out)
+{
+	static bool started_once;
+	struct stat_opts o = { .system_wide = true };	/* LKP's default perf-stat set */
+	enum log_level saved = log_verbosity;
+	char err[512] = "";
+	int ret;
+
+	*out = NULL;
+	/* what cannot be counted here is said by the first run only */
+	if (started_once && log_verbosity > LOG_WARN)
+		log_verbosity = LOG_WARN;
+	ret = stat_session_start(&o, out, err, sizeof(err));
+	log_verbosity = saved;
+	started_once = true;
+	if (ret)
+		pr_warn("perf-stat: %s: no perf-stat keys", err[0] ? err : strerror(-ret));
+	return ret;
+}
+
+int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
+{
+	struct kv_list keys = { 0 };
+	int ret;
+
+	if (!s)
+		return 0;
+	ret = stat_session_stop(s, &keys, NULL);
+	for (size_t i = 0; !ret && i < keys.nr; i++)
+		ret = wl_metrics_set(out, keys.items[i].key, keys.items[i].value);
+	kv_list_release(&keys);
+	return ret;
+}
+
+void run_profile_exit(void)
+{
+	free(event_used);
+	event_used = NULL;
+	kv_list_release(&latest_keys);
+}
+
+void run_profile_free(struct run_profile *rp)
+{
+	if (!rp)
+		return;
+	if (rp->rec)
+		record_session_abort(rp->rec);
+	kv_list_release(&rp->keys);
+	free(rp->perf_data);
+	free(rp);
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symbolize-int.h - the pieces behind symbolize.h, private to symbolize/.
+ *
+ *   strpool.c   interned strings: one pointer per distinct name, freed with the session
+ *   demangle.c  C++/Rust/D names demangled like perf 6.1, on first use
+ *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
+ *   kallsyms.c  a kallsyms text into a symtab (one buffer, no allocation per line)
+ *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
+ *   perfmap.c   a JIT's /tmp/perf-PID.map into a symtab
+ *   kernel.c    which kernel symbol source is used, and naming kernel addresses
+ *   maps.c      per-process address spaces: sorted mappings, replacement, fork
+ *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
+ *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
+ *   unwind-inline.c  the inlined-function frames perf shows for an unwound address
+ *   session.c   the public API
+ */
+#ifndef KPROF_SYMBOLIZE_LOCAL_H
+#define KPROF_SYMBOLIZE_LOCAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "profiler/lib/lib.h"
+#include "symbolize/symbolize.h"
+
+#define KERNEL_DSO	"[kernel.kallsyms]"
+#define UNKNOWN_DSO	"[unknown]"
+
+/* ---- util.c ---------------------------------------------------------------------------------- */
+/* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
+size_t parse_hex(const char **p, uint64_t *v);
+
+/* ---- ptrtable.c ------------------------------------------------------------------------------ */
+struct ptr_table {
+	void		**slots;	/* power-of-two size, NULL = empty */
+	size_t		mask, nr;
+};
+/* Make room for one more element, rehashing with @hash. 0 or -ENOMEM. */
+int ptr_table_reserve(struct ptr_table *t, size_t (*hash)(const void *elem));
+/* The slot of the element @match-ing @key, or the empty slot where it belongs. */
+size_t ptr_table_slot(const struct ptr_table *t, size_t hash,
+		      bool (*match)(const void *elem, const void *key), const void *key);
+void ptr_table_release(struct ptr_table *t);	/* the table, not the elements */
+
+/* ---- strpool.c ------------------------------------------------------------------------------- */
+struct sym_strpool_chunk;
+struct sym_strpool {
+	struct ptr_table	index;		/* of the interned strings */
+	struct sym_strpool_chunk	*chunks;	/* the bytes, freed together */
+};
+/* The pool's copy of @s (equal strings give equal pointers), or NULL with errno ENOMEM. */
+const char *sym_strpool_intern(struct sym_strpool *p, const char *s);
+/* A copy of @s in the pool's memory, not interned (no hashing): for names that only need to
+ * outlive their source. NULL with errno ENOMEM. */
+const char *sym_strpool_copy(struct sym_strpool *p, const char *s);
+void sym_strpool_release(struct sym_strpool *p);
+
+/* ---- demangle.c ------------------------------------------------------------------------------ */
+/* False when cplus_demangle() would certainly leave @name as it is (not mangled). */
+bool sym_maybe_mangled(const char *name);
+/* cplus_demangle(@name, DMGL_NO_OPTS) as perf 6.1 does: malloc'd, NULL when not mangled. */
+char *sym_demangle(const char *name);
+
+/* ---- symtab.c -------------------------------------------------------------------------------- */
+struct sym_entry {
+	uint64_t	start, end;	/* [start, end); end == start: exactly start (perf) */
+	const char	*name;		/* borrowed from the table's owner (buffer, libelf data) */
+	const char	*interned;	/* the pool's copy, filled on first use */
+	const char	*dso;		/* interned "[mod]" for module symbols, NULL otherwise */
+	uint32_t	order;		/* input order: equal starts keep it, like perf's rbtree */
+	uint8_t		binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
+	bool		sized;		/* the end was given, not fixed up */
+	/*
+	 * @name is as the file has it and may be mangled: the name perf shows is
+	 * sym_demangle(name) when that is not NULL (see sym_entry_name, sym_entry_demangled).
+	 */
+	bool		mangled;
+};
+struct symtab {
+	struct sym_entry	*v;
+	size_t			nr, alloc;
+};
+/* Append a symbol (@len 0 = unknown size, fixed up by symtab_finish). 0 or -ENOMEM. */
+int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
+	       const char *name, const char *dso);
+/*
+ * Sort, then give zero-sized symbols an end (perf's symbols__fixup_end, @kallsyms selecting its
+ * kernel/module boundary rule) and keep one symbol per start (symbols__fixup_duplicate).
+ */
+void symtab_finish(struct symtab *t, bool kallsyms);
+/* Only sort (perf keeps a JIT map's symbols as written). */
+void symtab_sort(struct symtab *t);
+/*
+ * The symbol containing @addr, or NULL. When symbols overlap (a label inside a function, its end
+ * fixed up to the next symbol), a symbol with its own size wins over fixed-up ones, then the
+ * latest start. (perf's answer there depends on the shape of its rbtree.)
+ */
+struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
+/* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
+struct sym_entry *symtab_find_name(const struct symtab *t, const char *name);
+void symtab_release(struct symtab *t);
+/* The name as perf shows it: @e's demangled name (malloc'd into *@owned, free it) or its name. */
+const char *sym_entry_demangled(const struct sym_entry *e, char **owned);
+/* True for the __pfx_/__cfi_ padding symbols in front of kernel functions (skipped). */
+bool sym_is_padding(const char *name);
+
+/* ---- kallsyms.c ------------------------------------------------------------------------------ */
+struct kallsyms {
+	char		*buf;		/* the whole text; symbol names point into it */
+	struct symtab	tab;		/* kernel and module symbols perf keeps */
+	uint64_t	text_start;	/* _text (else _stext), 0 when absent */
+	uint64_t	text_end;	/* _etext, 0 when absent */
+};
+/* Parse the kallsyms text at @path. 0 or -errno (-ENODATA: no usable address in it). */
+int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool);
+/* The same from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
+int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool);
+void kallsyms_release(struct kallsyms *k);
+
+/* ---- elf-file.c ------------------------------------------------------------------------------ */
+struct sym_load;
+struct load_seg {
+	uint64_t	offset, filesz, memsz, vaddr;
+};
+/*
+ * One ELF file's symbols, loaded on first use and shared by every process mapping it. Once the
+ * table is built the names are copied and the file closed (a system-wide profile maps thousands
+ * of files); only a file without symbols stays open, for DWARF names.
+ */
+struct elf_syms {
+	struct symtab	tab;		/* in the file's own address space (link addresses) */
+	struct sym_strpool	names;		/* the table's names */
+	struct load_seg	*segs;		/* PT_LOAD headers, for file offset -> address */
+	size_t		nr_segs;
+	uint64_t	text, etext;	/* _text (else _stext) and _etext, 0 when absent */
+	struct sym_load	*dwarf;		/* libdwfl state kept for DWARF names, or NULL */
+};
+/* Load @path (NULL with @image: an in-memory ELF such as the vdso). 0 or -errno. */
+int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
+/* The same for a file that must have build-id @id: -ESTALE when it has another (or none). */
+int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
+/* Translate a file offset to the file's address space; false when no PT_LOAD covers it. */
+bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
+/* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
+const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64_t *start);
+void elf_syms_release(struct elf_syms *e);
+/* Copy of the running process's vdso image (malloc'd), or NULL. */
+void *elf_live_vdso(size_t *len);
+
+/* ---- perfmap.c ------------------------------------------------------------------------------- */
+/* "START SIZE NAME" hex lines, as perf's dso__load_perf_map reads them. *buf owns the names. */
+int perfmap_load(struct symtab *t, char **buf, const char *path);
+
+/* ---- cache.c --------------------------------------------------------------------------------- */
+struct cache_entry {
+	const void	*obj;		/* key: the file, or the kernel sentinel */
+	uint64_t	addr;		/* key: file offset (user) or address (kernel) */
+	const char	*sym, *dso;
+	uint64_t	sym_off;	/* addr - symbol start */
+	uint64_t	sym_id;		/* sym_result.sym_id for files (kernel: from sym_off) */
+	int		rc;
+};
+struct sym_cache {
+	struct cache_entry	*slots;
+	size_t			mask, nr;
+};
+/* The entry for (@obj, @addr); *fresh is true when it was just created (caller fills it). */
+struct cache_entry *cache_get(struct sym_cache *c, const void *obj, uint64_t addr, bool *fresh);
+void cache_release(struct sym_cache *c);
+
+/* ---- maps.c ---------------------------------------------------------------------------------- */
+struct sym_file;
+struct unwind_proc;
+struct sym_map {
+	uint64_t	start, end, pgoff;
+	struct sym_file	*file;		/* user mappings: the mapped file */
+	const char	*dso;		/* interned: the name shown ("/usr/lib/…", "[ext4]") */
+};
+struct sym_proc {
+	pid_t		pid;
+	struct sym_map	*maps;		/* sorted by start, never overlapping */
+	size_t		nr, alloc;
+	size_t		last;		/* index of the last hit, tried first */
+	uint32_t	gen;		/* changes with every mapping change (unwind.c's Dwfl) */
+	struct unwind_proc *unwind;	/* unwind.c's libdwfl state, or NULL; owned */
+};
+struct proc_table {
+	struct ptr_table index;		/* of struct sym_proc, by pid */
+};
+struct sym_proc *procs_find(struct proc_table *t, pid_t pid);
+/* Find or create. NULL with errno on ENOMEM. */
+struct sym_proc *procs_get(struct proc_table *t, pid_t pid);
+/* Insert [start, end), trimming or splitting what it overlaps. 0 or -ENOMEM. */
+int proc_map_insert(struct sym_proc *p, const struct sym_map *m);
+int proc_copy_maps(struct sym_proc *dst, const struct sym_proc *src);
+const struct sym_map *proc_map_find(struct sym_proc *p, uint64_t addr);
+void procs_release(struct proc_table *t);
+
+/* ---- kernel.c -------------------------------------------------------------------------------- */
+struct kernel_syms {
+	struct kallsyms	ksyms;		/* always tried: modules, placement, fallback names */
+	bool		have_kallsyms;
+	struct elf_syms	vmlinux;
+	bool		have_vmlinux;
+	uint64_t	vmlinux_text;	/* _text in the vmlinux (link address) */
+	uint64_t	vmlinux_delta;	/* runtime - link address (KASLR), modulo 2^64 */
+	/* the [kernel.kallsyms] map: the recording's MMAP, else _text.._etext */
+	uint64_t	map_start, map_end;
+	bool		map_from_record;
+	struct sym_proc	modules;	/* module mappings given by the recording */
+	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
+};
+/* Load kallsyms and the vmlinux (given or searched). 0 or -errno (an explicit file is bad). */
+int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool);
+/* A pid -1 mapping: the kernel's "[kernel.kallsyms]_text" or a module. 0 or -errno. */
+int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
+		   const char *filename, struct sym_strpool *pool);
+/* Fill @e (sym, dso, sym_off, rc) for kernel address @addr. */
+void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
+		    struct sym_strpool *pool);
+void kernel_syms_release(struct kernel_syms *k);
+/* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
+const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
+
+/* ---- session.c ------------------------------------------------------------------------------- */
+/* The name to hand out for @e: interned on first use so equal names give equal pointers. */
+const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
+/* What unwind.c needs of the mapping covering an address. Strings owned by the session. */
+struct map_file {
+	uint64_t	start, pgoff;	/* the mapping */
+	const char	*dso;		/* the name shown */
+	const char	*elf_path;	/* the ELF file to read (the build-id cache copy when the
+					 * file was rebuilt), NULL when there is none to read */
+	uint32_t	gen;		/* the process's mapping generation */
+};
+/* Fill @out for @addr in @pid: 0, -ENOENT (no mapping) or -ENOMEM. */
+int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out);
+/* The session's unwinder slot (unwind.c creates it on first use), and its processes. */
+struct sym_unwind **session_unwind(struct sym_session *s);
+struct proc_table *session_procs(struct sym_session *s);
+struct sym_inlines **session_inlines(struct sym_session *s);
+struct sym_strpool *session_pool(struct sym_session *s);
+
+/* ---- unwind.c -------------------------------------------------------------------------------- */
+struct sym_unwind;
+struct unwind_proc;
+void unwind_release(struct sym_unwind *u);	/* NULL-safe */
+void unwind_proc_free(struct unwind_proc *p);	/* NULL-safe (procs_release) */
+
+/* ---- unwind-inline.c ------------------------------------------------------------------------- */
+struct sym_inlines;
+void inlines_release(struct sym_inlines *in);	/* NULL-safe */
+
+#endif

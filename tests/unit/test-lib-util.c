@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/: whole-file reads (limits, errors, /proc), growable arrays, zeroed tables, err_set and
+ * atomic output files (the file appears whole, or not at all).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiler/lib/lib.h"
+#include "tests/tap.h"
+
+static int write_hello(FILE *fp, void *arg)
+{
+	fputs((const char *)arg, fp);
+	return 0;
+}
+
+static int write_fails(FILE *fp, void *arg)
+{
+	fputs("half", fp);
+	return -EIO;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/kprof-test-lib-XXXXXX", path[256], big[200000], err[64] = "", *buf;
+	size_t len, alloc = 0;
+	uint64_t *a = NULL, *t;
+	int fd;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/f", dir);
+
+	/* read_whole_file: larger than the first buffer, NUL-terminated, limits */
+	memset(big, 'x', sizeof(big));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && write(fd, big, sizeof(big)) == (ssize_t)sizeof(big), "test file written");
+	close(fd);
+	is_int(read_whole_file(path, 0, &buf, &len), 0, "whole file read");
+	ok(len == sizeof(big) && buf[len] == '\0' && !memcmp(buf, big, len), "all bytes, then NUL");
+	free(buf);
+	is_int(read_whole_file(path, sizeof(big), &buf, &len), 0, "exactly the limit is fine");
+	free(buf);
+	is_int(read_whole_file(path, 1000, &buf, &len), -EFBIG, "beyond the limit: -EFBIG");
+	is_int(read_whole_file(dir, 0, &buf, &len), -EISDIR, "a directory: -EISDIR");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	is_int(read_whole_file(path, 0, &buf, &len), -ENOENT, "missing: -ENOENT");
+	is_int(read_whole_file("/proc/self/stat", 0, &buf, &len), 0, "/proc file (size 0 in stat)");
+	ok(len > 0 && strlen(buf) == len, "... has its contents");
+	free(buf);
+
+	/* grow_array */
+	a = grow_array(NULL, &alloc, 0, sizeof(*a));
+	ok(a && alloc >= 1, "a NULL array gets room even for 0");
+	t = grow_array(a, &alloc, 1000, sizeof(*a));
+	ok(t && alloc >= 1000 && (alloc & (alloc - 1)) == 0, "grown to a power of two >= need");
+	a = t;
+	a[999] = 7;
+	t = grow_array(a, &alloc, (size_t)-1 / 2, sizeof(*a));
+	ok(!t && alloc >= 1000 && a[999] == 7, "overflow: NULL, the old array intact");
+	free(a);
+
+	/* zalloc_table */
+	t = zalloc_table(4096, sizeof(*t));
+	ok(t && t[0] == 0 && t[4095] == 0, "zeroed table");
+	free(t);
+	ok(!zalloc_table((size_t)-1 / 4, 8), "overflow: NULL");
+
+	/* err_set */
+	is_int(err_set(err, sizeof(err), -EINVAL, "%s: bad", "file"), -EINVAL, "err_set returns ret");
+	is_str(err, "file: bad", "err_set formats");
+	is_int(err_set(NULL, 0, -EIO, "x"), -EIO, "err_set with no buffer");
+
+	/* write_file_atomic */
+	snprintf(path, sizeof(path), "%s/out", dir);
+	is_int(write_file_atomic(path, write_hello, "hello\n"), 0, "atomic write");
+	is_int(read_whole_file(path, 0, &buf, &len), 0, "... read back");
+	is_str(buf, "hello\n", "... whole");
+	free(buf);
+	is_int(write_file_atomic(path, write_fails, NULL), -EIO, "failing writer: its error");
+	is_int(read_whole_file(path, 0, &buf, &len), 0, "the old file is still there");
+	is_str(buf, "hello\n", "... untouched");
+	free(buf);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	unlink(path);
+	ok(rmdir(dir) == 0, "no temporary file left behind");
+	return done_testing();
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The queue between the two sides of profile_load(): batches arrive whole and in order, the
+ * producer's batch comes back empty, a consumer that fails (at start or on a batch) makes every
+ * later push and the finish return its error without the producer ever waiting forever.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profiler/profile/pipeline-int.h"
+#include "tests/tap.h"
+
+struct sink {
+	uint64_t	next;		/* the value the next word must have */
+	size_t		batches;
+	bool		in_order;
+	int		start_ret;	/* what start returns */
+	size_t		fail_at;	/* fail on this batch (1-based); 0: never */
+};
+
+static int sink_start(void *arg)
+{
+	return ((struct sink *)arg)->start_ret;
+}
+
+static int sink_consume(void *arg, const uint64_t *w, size_t nr)
+{
+	struct sink *s = arg;
+
+	if (++s->batches == s->fail_at)
+		return -EIO;
+	for (size_t i = 0; i < nr; i++)
+		if (w[i] != s->next++)
+			s->in_order = false;
+	return 0;
+}
+
+/* Push @n batches of @words counting words each; returns the first error, or 0. */
+static int push_counting(struct pipe_queue *q, struct pipe_batch *b, size_t n, size_t words,
+			 uint64_t *value)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		uint64_t *w = pipe_batch_room(b, words);
+
+		if (!w)
+			return -ENOMEM;
+		for (size_t j = 0; j < words; j++)
+			w[j] = (*value)++;
+		b->nr += words;
+		ret = pipe_queue_push(q, b, 1);
+		if (!ret && b->nr)
+			return -EPROTO;	/* the batch must come back empty */
+	}
+	return ret;
+}
+
+static void test_order(void)
+{
+	struct sink s = { .in_order = true };
+	struct pipe_batch b = { 0 };
+	struct pipe_queue q;
+	uint64_t value = 0;
+
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	is_int(push_counting(&q, &b, 500, 1000, &value), 0,
+	       "500 batches pushed, each handed back empty");
+	/* below the threshold nothing moves */
+	pipe_batch_room(&b, 1)[0] = value++;
+	b.nr = 1;
+	is_int(pipe_queue_push(&q, &b, 2), 0, "a short batch is kept ...");
+	is_int((int)b.nr, 1, "... as it is");
+	is_int(pipe_queue_push(&q, &b, 1), 0, "and goes once it is long enough");
+	is_int(pipe_queue_finish(&q), 0, "finish waits for the consumer");
+	is_int((int)s.batches, 501, "every batch consumed");
+	ok(s.in_order && s.next == value, "every word, in order (%llu)",
+	   (unsigned long long)s.next);
+	pipe_batch_release(&b);
+}
+
+static void test_consumer_fails(void)
+{
+	struct sink s = { .in_order = true, .fail_at = 3 };
+	struct pipe_batch b = { 0 };
+	struct pipe_queue q;
+	uint64_t value = 0;
+	int ret;
+
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	/*
+	 * Far more than PIPE_DEPTH batches after the failing one: pushes must not block, and
+	 * once PIPE_DEPTH are in flight the producer waits for the consumer, so it sees the error.
+	 */
+	ret = push_counting(&q, &b, 200, 10, &value);
+	is_int(ret, -EIO, "a push after the failure returns its error");
+	is_int(pipe_queue_finish(&q), -EIO, "finish returns the consumer's error");
+	is_int((int)s.next, 20, "nothing consumed after the failing batch");
+	pipe_batch_release(&b);
+}
+
+static void test_start_fails(void)
+{
+	struct sink s = { .in_order = true, .start_ret = -ENOENT };
+	struct pipe_batch b = { 0 };
+	struct pipe_queue q;
+	uint64_t value = 0;
+
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	push_counting(&q, &b, 50, 10, &value);
+	is_int(pipe_queue_finish(&q), -ENOENT, "a failed start is the queue's error");
+	is_int((int)s.batches, 0, "no batch consumed after a failed start");
+	pipe_batch_release(&b);
+}
+
+int main(void)
+{
+	test_order();
+	test_consumer_fails();
+	test_start_fails();
+	return done_testing();
+}

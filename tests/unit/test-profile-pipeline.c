@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile_load() on perf.data files built here, with kernel call chains resolved through a
+ * kallsyms text of our own: frames leaf first without markers, names of threads as they were at
+ * each sample (also when records arrive out of time order), pid/tid/address keeping, lost and
+ * throttle counting, an unknown context marker, and several events.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "profiler/profile/profile.h"
+#include "tests/tap.h"
+#include "tests/unit/perf-data-build.h"
+
+#define TEXT	0xffffffff81000000ULL
+#define LEAF	(TEXT + 0x1000)
+#define MID	(TEXT + 0x2000)
+#define TOP	(TEXT + 0x3000)
+#define NOWHERE	(TEXT - 0x100000)	/* below _text: unresolved */
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 T leaf\n"
+	"ffffffff81002000 T mid\n"
+	"ffffffff81003000 T top\n"
+	"ffffffff81004000 T _etext\n";
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* The sample_id_all trailer of this sample_type: tid, time, identifier. */
+static void put_trailer(uint64_t *w, size_t *n, int32_t tid, uint64_t time)
+{
+	w[(*n)++] = (uint64_t)(uint32_t)tid << 32 | (uint32_t)tid;
+	w[(*n)++] = time;
+	w[(*n)++] = 100;
+}
+
+static void put_comm(struct buf *b, int32_t tid, const char *name, uint64_t time)
+{
+	uint64_t w[8] = { (uint64_t)(uint32_t)tid << 32 | (uint32_t)tid };
+	size_t n = 1;
+
+	strncpy((char *)&w[1], name, 15);
+	n += 2;
+	put_trailer(w, &n, tid, time);
+	put_record(b, PERF_RECORD_COMM, 0, w, n);
+}
+
+static void put_kernel_map(struct buf *b)
+{
+	uint64_t w[12] = { (uint64_t)0 << 32 | 0xffffffffu, TEXT, 0x4000, TEXT };
+	size_t n = 4;
+
+	memcpy(&w[n], "[kernel.kallsyms]_text", 23);
+	n += 3;
+	put_trailer(w, &n, -1, 0);
+	put_record(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, w, n);
+}
+
+/* A kernel sample of tid (= pid) @tid: leaf <- mid <- top, or the chain given. */
+static void put_ksample(struct buf *b, int32_t tid, uint64_t time, uint64_t period,
+			const uint64_t *chain, size_t nr)
+{
+	static const uint64_t dflt[] = { (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10, MID + 0x20,
+					 TOP + 0x30 };
+	uint64_t w[32] = { 100 };
+	size_t n = 1;
+
+	if (!chain) {
+		chain = dflt;
+		nr = 4;
+	}
+	w[n++] = chain[1];
+	w[n++] = (uint64_t)(uint32_t)tid << 32 | (uint32_t)tid;
+	w[n++] = time;
+	w[n++] = period;
+	w[n++] = nr;
+	for (size_t i = 0; i < nr; i++)
+		w[n++] = chain[i];
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, n);
+}
+
+/*
+ * tid 7 is "alpha" until t=20, then "beta". In the file the COMM at t=20 comes before the sample
+ * at t=15 (another CPU's buffer); perf sorts them, so that sample is still alpha's.
+ */
+static void records_names(struct buf *b)
+{
+	uint64_t lost[] = { 100, 5, 0, 0, 100 };
+	static const uint64_t bad_ctx[] = { (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10,
+					    (uint64_t)PERF_CONTEXT_GUEST, MID };
+	static const uint64_t nowhere[] = { (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10,
+					    NOWHERE, TOP + 1 };
+
+	put_kernel_map(b);
+	put_comm(b, 7, "alpha", 5);
+	put_ksample(b, 7, 10, 1000, NULL, 0);
+	put_comm(b, 7, "beta", 20);
+	put_ksample(b, 7, 15, 1000, NULL, 0);
+	put_round(b);
+	put_ksample(b, 7, 30, 3000, NULL, 0);
+	put_ksample(b, 7, 31, 500, bad_ctx, 4);
+	put_ksample(b, 8, 32, 200, nowhere, 4);
+	put_record(b, PERF_RECORD_LOST, 0, lost, 5);
+	put_record(b, PERF_RECORD_THROTTLE, 0, lost, 5);
+	put_round(b);
+}
+
+struct seen {
+	char		text[2048];
+	size_t		len;
+	uint64_t	period;
+};
+
+/* One line per stack: "comm pid tid: frame<-frame<-... period samples" */
+static int describe(const struct cg_stack *st, void *arg)
+{
+	struct seen *s = arg;
+	char line[512];
+	int n = snprintf(line, sizeof(line), "%s %d %d:", st->task->comm, st->task->pid,
+			 st->task->tid);
+
+	for (size_t i = 0; i < st->nr && n < (int)sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%s", i ? "<-" : "",
+			      st->frames[i].sym ? st->frames[i].sym :
+			      st->frames[i].addr ? "0x" : "?");
+	if (n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " %llu %llu\n",
+			 (unsigned long long)st->period, (unsigned long long)st->samples);
+	if (s->len + strlen(line) < sizeof(s->text)) {
+		strcpy(s->text + s->len, line);
+		s->len += strlen(line);
+	}
+	s->period += st->period;
+	return 0;
+}
+
+static char dir[] = "/tmp/kprof-pipeline-XXXXXX";
+static char data[64], syms[64];
+
+static struct profile *load(const struct profile_load_opts *o, struct seen *s)
+{
+	struct profile *p;
+	char err[256];
+	int ret = profile_load(data, o, &p, err, sizeof(err));
+
+	memset(s, 0, sizeof(*s));
+	if (ret) {
+		diag("profile_load: %s", err);
+		return NULL;
+	}
+	if (p->nr_events)
+		callgraph_for_each(p->events[0].cg, describe, s);
+	return p;
+}
+
+/* Write a file of @nr_attrs events whose records @records makes. */
+static void write_data(int nr_attrs, void (*records)(struct buf *b))
+{
+	struct file_opts fo = { sizeof(struct perf_event_attr), nr_attrs, true, records,
+				SAMPLE_TYPE };
+	struct buf f = build(&fo);
+
+	buf_write(&f, data);
+	free(f.p);
+}
+
+static void test_names_and_frames(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p;
+	struct seen s;
+
+	write_data(1, records_names);
+	p = load(&o, &s);
+	ok(p != NULL, "loads");
+	if (!p)
+		return;
+	is_int((int)p->nr_events, 1, "one event with samples");
+	is_str(p->events[0].name, "cpu-clock", "its name");
+	is_u64(p->nr_samples, 5, "five samples");
+	is_u64(p->events[0].nr_samples, 5, "all of that event");
+	is_u64(p->nr_lost, 5, "lost samples counted");
+	is_u64(p->nr_lost_records, 1, "one LOST record");
+	is_u64(p->nr_throttle, 1, "one THROTTLE record");
+	is_str(p->hostname, "testhost", "hostname");
+	is_u64(s.period, 5700, "every period is in the graph");
+	ok(strstr(s.text, "alpha -1 -1:leaf<-mid<-top 2000 2\n") != NULL,
+	   "both samples before t=20 are alpha's, leaf first, markers gone");
+	ok(strstr(s.text, "beta -1 -1:leaf<-mid<-top 3000 1\n") != NULL, "the one after is beta's");
+	ok(strstr(s.text, "beta -1 -1:leaf 500 1\n") != NULL,
+	   "an unknown context marker discards the chain, the leaf stays");
+	ok(strstr(s.text, ":8 -1 -1:leaf<-?<-top 200 1\n") != NULL,
+	   "an unnamed thread is :TID, an unresolved frame stays unnamed");
+	if (!ok(s.len && !strstr(s.text, "alpha -1 -1:leaf<-mid<-top 1000"), "stacks summed"))
+		diag("%s", s.text);
+	profile_free(p);
+
+	o.keep_pid = o.keep_tid = o.keep_addrs = true;
+	p = load(&o, &s);
+	ok(p && strstr(s.text, "alpha 7 7:leaf<-mid<-top 2000 2\n") != NULL, "keep_pid/keep_tid");
+	ok(p && strstr(s.text, ":8 8 8:leaf<-0x<-top 200 1\n") != NULL,
+	   "keep_addrs keeps the address of an unresolved frame");
+	profile_free(p);
+}
+
+/* Two events: samples go to the event their id names. */
+static void records_two_events(struct buf *b)
+{
+	uint64_t w[16];
+
+	put_kernel_map(b);
+	put_ksample(b, 9, 10, 100, NULL, 0);
+	put_ksample(b, 9, 11, 100, NULL, 0);
+	memcpy(w, (uint64_t[]){ 110, LEAF, (uint64_t)9 << 32 | 9, 12, 1, 0 }, 6 * 8);
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
+}
+
+static void test_two_events(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p;
+	struct seen s;
+
+	write_data(2, records_two_events);
+	p = load(&o, &s);
+	ok(p && p->nr_events == 2, "two events with samples");
+	if (p && p->nr_events == 2) {
+		is_str(p->events[1].name, "dummy:HG", "the second by its EVENT_DESC name");
+		ok(p->events[0].nr_samples == 2 && p->events[1].nr_samples == 1,
+		   "samples by id");
+		ok(strstr(s.text, ":9 -1 -1:leaf<-mid<-top 200 2\n") != NULL,
+		   "first event's graph");
+	}
+	profile_free(p);
+}
+
+/* perf record without -g: samples without a call chain, the first one too. */
+static void records_no_chain(struct buf *b)
+{
+	uint64_t w[] = { 100, MID + 4, (uint64_t)3 << 32 | 3, 10, 7, 0 };
+
+	put_kernel_map(b);
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
+	w[3] = 11;
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 6);
+}
+
+static void test_no_chain(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p;
+	struct seen s;
+
+	write_data(1, records_no_chain);
+	p = load(&o, &s);
+	ok(p && strstr(s.text, ":3 -1 -1:mid 14 2\n") != NULL,
+	   "samples without call chains are their ip alone");
+	profile_free(p);
+}
+
+static void test_errors(void)
+{
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct profile *p = (struct profile *)1;
+	char err[256] = "";
+
+	is_int(profile_load("/nonexistent/perf.data", &o, &p, err, sizeof(err)), -ENOENT,
+	       "a missing file");
+	ok(p == NULL && strstr(err, "No such file"), "no profile, a reason (%s)", err);
+	ok(perf_file_magic_ok("PERFILE2", 8) && perf_file_magic_ok("2ELIFREP", 8) &&
+	   !perf_file_magic_ok("PERFILE", 7) && !perf_file_magic_ok("# comm", 6),
+	   "perf_file_magic_ok");
+}
+
+int main(void)
+{
+	FILE *fp;
+
+	if (!mkdtemp(dir))
+		skip_all("no temporary directory");
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	snprintf(syms, sizeof(syms), "%s/kallsyms", dir);
+	fp = fopen(syms, "w");
+	fputs(kallsyms, fp);
+	fclose(fp);
+	test_names_and_frames();
+	test_two_events();
+	test_no_chain();
+	test_errors();
+	unlink(data);
+	unlink(syms);
+	rmdir(dir);
+	return done_testing();
+}
