@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 /* More nesting than this is not shown (perf's MAX_INLINE_NEST is 1024; none come close). */
 #define INLINE_MAX	64

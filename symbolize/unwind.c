@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/symbolize-local.h"
+#include "symbolize/symbolize-int.h"
 
 /* Processes whose Dwfl is kept at once; past that all are dropped and rebuilt on demand. */
 #define UNWIND_MAX_PROCS	256

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pipeline-unwind.c - samples with a user stack copy (perf record --call-graph dwarf) through
- * profile_load()'s two sides (see pipeline-local.h).
+ * profile_load()'s two sides (see pipeline-int.h).
  *
  * Such a sample carries its user registers and a copy of its user stack; no two are alike, so
  * they are not summed by raw stack: the reading side passes each one on as a PIPE_UNWIND
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profiler/perf-read-local.h"
-#include "profiler/pipeline-local.h"
+#include "profiler/perfdata/perfdata.h"
+#include "profiler/profile/pipeline-int.h"
 
 /* perf's x86_64 register numbers (arch/x86/include/uapi/asm/perf_regs.h) of DWARF regs 0..16 */
 static const uint8_t dwarf_to_perf[SYM_UNWIND_NREGS] = {
