@@ -30,6 +30,15 @@
 #define UNKNOWN_DSO	"[unknown]"
 
 /* ---- util.c ---------------------------------------------------------------------------------- */
+/* perf's dso__build_id_equal: equal, or @want is @got padded with zeros (a 20-byte record). */
+bool build_id_equal(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len);
+/*
+ * A path in perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug) for build-id @id: @fmt is
+ * printed with the cache directory, the id's first two hex digits, the others, and all of them
+ * ("%s/.build-id/%.2s/%s/elf", "%s/[kernel.kallsyms]/%4$s/kallsyms"). False when it cannot be.
+ */
+bool build_id_cache_file(const uint8_t *id, size_t len, const char *fmt, char *path,
+			 size_t size);
 /* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
 size_t parse_hex(const char **p, uint64_t *v);
 
@@ -142,6 +151,8 @@ struct elf_syms {
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
 /* The same for a file that must have build-id @id: -ESTALE when it has another (or none). */
 int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
+int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t image_len,
+				const uint8_t *id, size_t len);
 /* Translate a file offset to the file's address space; false when no PT_LOAD covers it. */
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
@@ -212,6 +223,8 @@ struct kernel_syms {
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
+	/* the recorded kernel build-id matched nothing to be had: no kernel names */
+	bool		stale_build_id;
 };
 /* Load kallsyms and the vmlinux (given or searched). 0 or -errno (an explicit file is bad). */
 int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool);

@@ -39,6 +39,17 @@ struct sym_opts {
 	bool		no_vmlinux_search;
 	/* Kernel release for the vmlinux search (perf.data's OSRELEASE); NULL: uname -r. */
 	const char	*osrelease;
+	/*
+	 * The kernel build-id of the recording (perf.data's BUILD_ID of [kernel.kallsyms]), or
+	 * length 0. With one, and no kallsyms given, the kernel's symbols come only from where
+	 * they have that build-id, as in perf: a vmlinux in perf's build-id cache or where perf
+	 * looks, /proc/kallsyms if this machine runs that kernel, the kallsyms perf record saved
+	 * in the build-id cache ($PERF_BUILDID_DIR, else ~/.debug: [kernel.kallsyms]/ID/kallsyms);
+	 * else kernel addresses stay unnamed (sym_stats.kernel_build_id_missing). An explicit
+	 * vmlinux with another build-id is refused (-ESTALE).
+	 */
+	const uint8_t	*kernel_build_id;
+	size_t		kernel_build_id_len;
 };
 
 struct sym_result {
@@ -143,6 +154,7 @@ struct sym_stats {
 	const char	*first_stale;	/* the first of them (owned by the session), or NULL */
 	uint64_t	files_from_cache; /* read from perf's build-id cache */
 	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
+	bool		kernel_build_id_missing;	/* nothing has the recorded kernel's id */
 };
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
 

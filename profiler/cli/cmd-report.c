@@ -122,6 +122,10 @@ static void warn_unwind(const char *input, const struct profile *p)
 void warn_stale_files(const char *input, const struct profile *p)
 {
 	warn_unwind(input, p);
+	if (p->kernel_build_id_missing[0])
+		pr_warn("%s: no kallsyms or vmlinux with the recorded kernel's build-id %s (not this "
+			"machine's kernel, not in perf's build-id cache): kernel frames are unresolved",
+			input, p->kernel_build_id_missing);
 	if (p->nr_stale_files)
 		pr_warn("%s: %llu mapped file%s rebuilt since the recording (build-id differs, e.g. "
 			"%s) and not in perf's build-id cache: %s frames are unresolved",

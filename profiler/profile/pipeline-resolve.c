@@ -307,6 +307,22 @@ int resolver_consume(void *arg, const uint64_t *w, size_t nr)
 	return ret;
 }
 
+/*
+ * The recording's kernel build-id (BUILD_ID of [kernel.kallsyms]) for the kernel symbols, unless
+ * a kallsyms is given (`kprof record`'s snapshot of the recording machine, or --kallsyms).
+ */
+static void resolver_kernel_build_id(struct resolver *r)
+{
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		const struct perf_build_id *b = &r->build_ids[i];
+
+		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			r->sym_opts.kernel_build_id = b->id;
+			r->sym_opts.kernel_build_id_len = b->size;
+		}
+	}
+}
+
 int resolver_start(void *arg)
 {
 	struct resolver *r = arg;
@@ -315,19 +331,24 @@ int resolver_start(void *arg)
 
 	if (frame_cache_init(&r->frames_seen))
 		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	resolver_kernel_build_id(r);
 	r->sym = sym_session_new(so);
 	if (r->sym) {
-		/* user files only: the kernel's symbols are the kallsyms or vmlinux given */
+		/* user files and the vdso; the kernel's was given to sym_session_new */
 		for (size_t i = 0; i < r->nr_build_ids; i++) {
 			const struct perf_build_id *b = &r->build_ids[i];
 
-			if (!b->kernel && b->filename[0] == '/' &&
+			if (!b->kernel &&
+			    (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
 			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
 				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 		}
 		return 0;
 	}
 	ret = errno ? -errno : -ENOMEM;
+	if (ret == -ESTALE)
+		return err_set(r->err, sizeof(r->err), ret, "vmlinux %s is not the recorded kernel "
+			       "(its build-id differs)", so->vmlinux);
 	return err_set(r->err, sizeof(r->err), ret, "cannot use the kernel symbols of %s: %s",
 		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
 		       strerror(-ret));

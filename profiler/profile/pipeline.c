@@ -295,6 +295,10 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	sym_session_stats(l->res.sym, &st);
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
+	if (st.kernel_build_id_missing)
+		for (size_t i = 0; i < l->res.sym_opts.kernel_build_id_len && i < 20; i++)
+			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
+				 l->res.sym_opts.kernel_build_id[i]);
 	l->p->nr_unwound = l->res.unwound_samples;
 	l->p->nr_unwind_short = l->res.unwind_short;
 	l->p->events = calloc(nr, sizeof(*l->p->events));

@@ -64,6 +64,11 @@ struct profile {
 	 * and samples not unwound by enum unwind_want (index 0: no stack copy, as any other).
 	 */
 	uint64_t		nr_unwound, nr_unwind_short;
+	/*
+	 * The recorded kernel build-id (hex) when nothing here has it (not this machine's
+	 * kernel, nothing in perf's build-id cache): kernel frames unresolved, as in perf. "".
+	 */
+	char			kernel_build_id_missing[41];
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 };
 

@@ -33,12 +33,22 @@ test_expect_success PERF,PERF_EVENTS 'the call tree above the leaves is unwound'
 	! grep -q "children.cpu-clock.main: " fp.kprof
 '
 
+# Every stack through main must be perf's, line for line. The dynamic loader's start-up stacks
+# before main are left out of the line comparison (their totals still count): binutils, which
+# perf asks, names glibc's assembly syscall stubs by a symbol-table alias of its own choosing
+# ("__GI_mprotect (inlined)" where the DWARF says __mprotect), which kprof does not restate
+# (docs/symbolize.md); a sample lands there in about one run in ten.
 test_expect_success PERF,PERF_EVENTS 'folded stacks equal perf script | collapse' '
 	perf script -i dw.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >perf.folded &&
 	"$KPROF" collapse -i dw.data 2>err | sort >kprof.folded &&
 	test -s perf.folded &&
-	test_cmp perf.folded kprof.folded &&
+	grep ";main;" perf.folded >perf.main && grep ";main;" kprof.folded >kprof.main &&
+	test_cmp perf.main kprof.main &&
+	total() { awk "{ s += \$NF } END { print s }" "$1"; } &&
+	test "$(total perf.folded)" = "$(total kprof.folded)" &&
 	grep -q ";main;run;phase_a;leaf_a;spin " kprof.folded &&
+	grep -q "^calltree-nofp;_start;__libc_start_main_impl;__libc_start_call_main;main;" \
+		kprof.folded &&
 	! grep -q "user stack copy" err
 '
 
