@@ -390,6 +390,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->dso = s->unknown;
 	out->sym_start = 0;
 	out->sym_id = 0;
+	out->dso_addr = addr;
 	if (kernel) {
 		e = cache_get(&s->cache, (const void *)(s->kernel_gen * 2 + 1), addr, &fresh);
 		if (e && fresh)
@@ -401,6 +402,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 			return -ENOENT;
 		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
 		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
+		out->dso_addr = off;
 		e = cache_get(&s->cache, m->file, off, &fresh);
 		if (e && fresh)
 			file_resolve(s, m->file, off, e);

@@ -65,6 +65,12 @@ struct sym_result {
 	 * symbols of one module (C++ overloads, static functions) as perf's (dso, start) does.
 	 */
 	uint64_t	sym_id;
+	/*
+	 * The address as perf script prints it: for a user address in a file mapping, its offset
+	 * in the file (perf's map_ip: addr - start + pgoff); else (the kernel, JIT maps, no
+	 * mapping) the address itself.
+	 */
+	uint64_t	dso_addr;
 };
 
 /*

@@ -66,7 +66,7 @@ struct frame_cache_entry {
 	uint32_t	cg_event, cg_id;
 	bool		kernel;
 	const char	*sym, *dso;	/* owned by the sym_session */
-	uint64_t	sym_start;
+	uint64_t	sym_start;	/* sym_result.sym_id; unresolved: .dso_addr */
 };
 
 struct frame_cache {

@@ -65,9 +65,10 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 			/*
 			 * perf keeps same-named symbols of a module apart by their start. A
 			 * library's runtime start differs between the processes mapping it, so
-			 * the frame carries symbolize's per-module identity instead.
+			 * the frame carries symbolize's per-module identity instead. An
+			 * unresolved frame keeps the address perf script shows (collapse --addrs).
 			 */
-			.sym_start = res.sym ? res.sym_id : 0,
+			.sym_start = res.sym ? res.sym_id : res.dso_addr,
 		};
 	}
 	if (c->cg_event == event + 1) {
@@ -75,9 +76,9 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		return 0;
 	}
 	f = (struct cg_frame){
-		.sym = c->sym, .dso = c->dso, .sym_start = c->sym_start,
+		.sym = c->sym, .dso = c->dso, .sym_start = c->sym ? c->sym_start : 0,
 		.flags = kernel ? CG_FRAME_KERNEL : 0,
-		.addr = !c->sym && r->o->keep_addrs ? addr : 0,
+		.addr = !c->sym && r->o->keep_addrs ? c->sym_start : 0,
 	};
 	ret = callgraph_frame_id(cg, &f, id);
 	if (!ret) {
