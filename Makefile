@@ -46,6 +46,9 @@ DW_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
 DW_LIBS		:= $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null) -liberty
 TEP_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 TEP_LIBS	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
+# perf record -z writes zstd-compressed records
+ZSTD_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
+ZSTD_LIBS	:= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 
 # libperf is not packaged: build it from Debian's kernel source tarball, once, into build/ksrc
 # (shared by the normal and the sanitizer build).
@@ -89,10 +92,11 @@ obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # What linking module m needs: its archive, then its dependencies' (users before what they use),
 # then the system libraries. Only record/ links libperf and libtraceevent (cli: libtraceevent),
-# only symbolize/ libdw.
+# only symbolize/ libdw, only perfdata/ libzstd.
 SYSLIBS_record	:= $(PERF_LIBS) $(TEP_LIBS)
 SYSLIBS_cli	:= $(TEP_LIBS)
 SYSLIBS_symbolize := $(DW_LIBS)
+SYSLIBS_perfdata := $(ZSTD_LIBS)
 link_of		= $(foreach d,$(1) $($(1)_DEPS),$(O)/$(d).a) \
 		  $(foreach d,$(1) $($(1)_DEPS),$(SYSLIBS_$(d))) -lm -lpthread
 LINK_ALL	:= $(call link_of,cli)
@@ -104,6 +108,7 @@ all: $(PROG_OUT)
 # Only record/ sees libperf; record/ and the CLI see libtraceevent; only symbolize/ sees libdw.
 $(O)/profiler/record/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(O)/profiler/cli/%.o: CFLAGS += $(TEP_CFLAGS)
+$(O)/profiler/perfdata/%.o: CFLAGS += $(ZSTD_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
 $(call obj,$(record_SRCS)): | $(LIBPERF_A)
 
@@ -145,6 +150,7 @@ FIXTURES	:= $(patsubst tests/fixtures/%.c,$(O)/tests/fixtures/%,$(FIXTURE_SRCS))
 $(foreach m,$(MODULES),$(eval $(O)/tests/unit/test-$(m)-%.t: LINK = $(call link_of,$(m))))
 $(O)/tests/unit/test-record-%.o:  CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(O)/tests/unit/test-symbolize-%.o:  CFLAGS += $(DW_CFLAGS)
+$(O)/tests/unit/test-perfdata-%.o:  CFLAGS += $(ZSTD_CFLAGS)
 
 $(O)/tests/unit/%.t: $(O)/tests/unit/%.o $(TAP_OBJ) $(ARCHIVES) $(PERF_LIBS)
 	$(call msg,LINK,$@)

@@ -242,7 +242,7 @@ static bool stack_eq(uint32_t id, const void *key, const void *ctx)
 	const struct callgraph *cg = ctx;
 	const struct cg_stack_rec *a = &cg->stacks[id], *b = key;
 
-	return a->task == b->task && a->nr == b->nr &&
+	return a->task == b->task && a->nr == b->nr && a->detached == b->detached &&
 	       (!b->nr || memcmp(a->ids, b->ids, b->nr * sizeof(*b->ids)) == 0);
 }
 
@@ -266,9 +266,11 @@ static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint6
 
 /* Add the stack of frame ids @ids[0..nr) (leaf first) for @task. */
 static int add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
-		   size_t nr, uint64_t period, uint64_t samples)
+		   size_t nr, bool detached, uint64_t period, uint64_t samples)
 {
-	struct cg_stack_rec key = { .period = period, .samples = samples, .nr = nr };
+	struct cg_stack_rec key = {
+		.period = period, .samples = samples, .nr = nr, .detached = detached,
+	};
 	int err = 0;
 	uint64_t h;
 	uint32_t id;
@@ -277,7 +279,7 @@ static int add_ids(struct callgraph *cg, const struct cg_task *task, const uint3
 	if (err)
 		return err;
 	key.ids = ids;
-	h = stack_hash(key.task, key.ids, nr);
+	h = stack_hash(key.task, key.ids, nr) ^ detached;
 	id = idtab_find(&cg->stack_tab, h, stack_eq, &key, cg);
 	if (id != IDTAB_NONE) {
 		cg->stacks[id].period += period;
@@ -306,7 +308,7 @@ int callgraph_add(struct callgraph *cg, const struct cg_task *task,
 		if (err)
 			return err;
 	}
-	return add_ids(cg, task, cg->scratch, nr, period, samples);
+	return add_ids(cg, task, cg->scratch, nr, false, period, samples);
 }
 
 int callgraph_frame_id(struct callgraph *cg, const struct cg_frame *frame, uint32_t *id)
@@ -327,7 +329,24 @@ int callgraph_add_ids(struct callgraph *cg, const struct cg_task *task, const ui
 	for (size_t i = 0; i < nr; i++)
 		if (ids[i] >= cg->nr_frames)
 			return -EINVAL;
-	return add_ids(cg, task, ids, nr, period, samples);
+	return add_ids(cg, task, ids, nr, false, period, samples);
+}
+
+int callgraph_add_ids_ip(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
+			 const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples)
+{
+	if (!cg || (nr && !ids) || nr + 1 >= IDTAB_NONE || ip_id >= cg->nr_frames)
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] >= cg->nr_frames)
+			return -EINVAL;
+	if (array_reserve((void **)&cg->scratch, &cg->alloc_scratch, nr + 1,
+			  sizeof(*cg->scratch)))
+		return -ENOMEM;
+	cg->scratch[0] = ip_id;
+	if (nr)
+		memcpy(cg->scratch + 1, ids, nr * sizeof(*ids));
+	return add_ids(cg, task, cg->scratch, nr + 1, true, period, samples);
 }
 
 /* ---- queries ------------------------------------------------------------------------------ */
@@ -359,10 +378,11 @@ int callgraph_for_each(const struct callgraph *cg, cg_stack_fn fn, void *arg)
 	for (i = 0; i < cg->nr_stacks && !ret; i++) {
 		const struct cg_stack_rec *r = &cg->stacks[i];
 
-		for (j = 0; j < r->nr; j++)
-			buf[j] = cg->frames[r->ids[j]];
+		/* the chain only: a detached ip is not a frame of it */
+		for (j = r->detached; j < r->nr; j++)
+			buf[j - r->detached] = cg->frames[r->ids[j]];
 		st = (struct cg_stack){
-			.task = &cg->tasks[r->task], .frames = buf, .nr = r->nr,
+			.task = &cg->tasks[r->task], .frames = buf, .nr = r->nr - r->detached,
 			.period = r->period, .samples = r->samples,
 		};
 		ret = fn(&st, arg);

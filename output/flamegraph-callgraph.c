@@ -106,8 +106,6 @@ static int add_stack(const struct cg_stack *st, void *arg)
 	for (i = st->nr; i-- > 0 && !err;) {	/* leaf first in the graph, root first here */
 		const struct cg_frame *f = &st->frames[i];
 
-		if (!i && (f->flags & CG_FRAME_SELF_ONLY))
-			break;
 		c->offs[nr] = c->len;
 		c->flags[nr++] = f->flags & CG_FRAME_KERNEL ? FLAME_FRAME_KERNEL : 0;
 		if (f->sym && has_kernel_suffix(f->sym)) {

@@ -197,9 +197,7 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	b->len = 0;
 	if (t->comm)
 		err = put_root(b, t, flags);
-	for (j = r->nr; j-- > 0 && !err;) {	/* root first */
-		if (!j && (cg_frame_at(cg, r->ids[0])->flags & CG_FRAME_SELF_ONLY))
-			break;
+	for (j = r->nr; j-- > (size_t)r->detached && !err;) {	/* root first, the chain */
 		if (b->len)
 			err = sb_putn(b, ";", 1);
 		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);

@@ -4,7 +4,8 @@
  *
  * Semantics (perf 6.1, util/hist.c and builtin-report.c with -U):
  *  - entries are (dso, symbol) pairs, symbols told apart by start address;
- *  - Self: the weight of samples whose leaf is the entry;
+ *  - Self: the weight of samples whose leaf is the entry (the ip's frame of a detached stack,
+ *    see callgraph_add_ids_ip(): perf's Self is the ip's symbol, not the chain's first);
  *  - Children: the weight of samples whose chain holds the entry anywhere, once per sample even
  *    under recursion (perf's he_cache check);
  *  - -U: a sample whose leaf is unresolved is dropped before anything counts it, unresolved
@@ -110,7 +111,7 @@ int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
 		h->total += w;
 		h->nr_samples += r->samples;
 		if (fn)
-			err = fn(chain, first, n, w, arg);
+			err = fn(chain, first, n, r->detached, w, arg);
 	}
 out:
 	free(chain);

@@ -91,6 +91,12 @@ struct trie_node {
 	uint32_t	entry;
 	uint64_t	hits;		/* own hits of the chain ending here */
 	bool		space;		/* a frame of this chain holds whitespace */
+	/*
+	 * The line of a detached ip's entry (callgraph_add_ids_ip()): perf prints, under the ip's
+	 * entry, the chain of its parent node. Apart from the parent's own hits: each (entry,
+	 * chain) line is a line of its own for the 0.5% threshold.
+	 */
+	bool		ip_line;
 };
 
 struct trie {
@@ -100,9 +106,9 @@ struct trie {
 	struct idtab		tab;
 };
 
-static uint64_t node_hash(uint32_t parent, uint32_t entry)
+static uint64_t node_hash(uint32_t parent, uint32_t entry, bool ip_line)
 {
-	return hash_u64(((uint64_t)parent << 32) | entry);
+	return hash_u64(((uint64_t)parent << 32) | entry) ^ ip_line;
 }
 
 static bool node_eq(uint32_t id, const void *key, const void *ctx)
@@ -110,35 +116,48 @@ static bool node_eq(uint32_t id, const void *key, const void *ctx)
 	const struct trie *t = ctx;
 	const struct trie_node *k = key;
 
-	return t->nodes[id].parent == k->parent && t->nodes[id].entry == k->entry;
+	return t->nodes[id].parent == k->parent && t->nodes[id].entry == k->entry &&
+	       t->nodes[id].ip_line == k->ip_line;
 }
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t entry)
+static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t entry, bool ip_line)
 {
-	struct trie_node key = { .parent = parent, .entry = entry };
-	uint64_t h = node_hash(parent, entry);
+	struct trie_node key = { .parent = parent, .entry = entry, .ip_line = ip_line };
+	uint64_t h = node_hash(parent, entry, ip_line);
 	uint32_t id = idtab_find(&t->tab, h, node_eq, &key, t);
 
 	if (id != IDTAB_NONE)
 		return id;
-	key.space = has_space(t->hist->entries[entry].sym) ||
+	key.space = (!ip_line && has_space(t->hist->entries[entry].sym)) ||
 		    (parent != IDTAB_NONE && t->nodes[parent].space);
 	return idtab_append(&t->tab, h, (void **)&t->nodes, &t->nr, &t->alloc, &key, sizeof(key));
 }
 
-static int trie_add_chain(const uint32_t *chain, const bool *first, size_t n, uint64_t weight,
-			  void *arg)
+static int trie_add_chain(const uint32_t *chain, const bool *first, size_t n, bool detached,
+			  uint64_t weight, void *arg)
 {
 	struct trie *t = arg;
 	uint32_t node = IDTAB_NONE;
 	size_t j;
 
-	for (j = n; j-- > 0;) {
-		node = trie_child(t, node, chain[j]);
+	for (j = n; j-- > (size_t)detached;) {
+		node = trie_child(t, node, chain[j], false);
 		if (node == IDTAB_NONE)
 			return -ENOMEM;
 		if (first[j])
 			t->nodes[node].hits += weight;
+	}
+	/* the ip's entry prints the whole chain; without one (all of it hidden by -U), nothing */
+	if (detached && node != IDTAB_NONE) {
+		/* the ip's entry is the chain's first: one entry, one line (perf's he_cache) */
+		if (chain[0] == chain[1]) {
+			t->nodes[node].hits += weight;
+			return 0;
+		}
+		node = trie_child(t, node, chain[0], true);
+		if (node == IDTAB_NONE)
+			return -ENOMEM;
+		t->nodes[node].hits += weight;
 	}
 	return 0;
 }
@@ -172,7 +191,7 @@ static int add_calltraces(struct str_sums *sums, struct strbuf *b, const struct 
 		if (!n->hits || n->hits < min_hits || n->space)
 			continue;
 		err = put_prefix(b, "calltrace.", event);
-		for (node = i, depth = 0; !err && node != IDTAB_NONE && depth < 5; depth++) {
+		for (node = n->ip_line ? n->parent : i, depth = 0; !err && node != IDTAB_NONE && depth < 5; depth++) {
 			if (depth)
 				err = sb_putn(b, ".", 1);
 			if (!err)

@@ -194,6 +194,9 @@ int array_reserve(void **p, size_t *alloc, size_t need, size_t size);
 struct cg_stack_rec {
 	const uint32_t	*ids;
 	uint32_t	nr;
+	/* ids[0] is the sample's ip, for Self only, not a frame of the chain: see
+	 * callgraph_add_ids_ip(). Chain walkers start at ids[detached]. */
+	bool		detached;
 	uint32_t	task;		/* task id */
 	uint64_t	period;
 	uint64_t	samples;
@@ -229,9 +232,11 @@ struct hist {
 /*
  * Called for each distinct stack kept: its entries leaf first (unresolved frames already
  * dropped unless kept), first[i] true where chain[i] occurs for the first time (leaf-most).
+ * With @detached, chain[0] is the Self entry of the sample's ip and the call chain is
+ * chain[1..n) (see callgraph_add_ids_ip()).
  */
 typedef int (*hist_chain_fn)(const uint32_t *chain, const bool *first, size_t n,
-			     uint64_t weight, void *arg);
+			     bool detached, uint64_t weight, void *arg);
 
 /*
  * Build the Children/Self histogram of @cg, weighted by period (or sample count). Without

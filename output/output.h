@@ -34,12 +34,6 @@ enum cg_frame_flags {
 	 * shows it; folded stacks show NAME, as perf script | stackcollapse-perf.pl does.
 	 */
 	CG_FRAME_INLINED = 1 << 1,
-	/*
-	 * The sample's own symbol (perf report's Self) in front of a chain that does not start
-	 * with it: counted like any leaf, not written in folded stacks and flame graphs, which
-	 * show the chain as perf script prints it.
-	 */
-	CG_FRAME_SELF_ONLY = 1 << 2,
 };
 
 struct cg_frame {
@@ -83,6 +77,14 @@ int callgraph_frame_id(struct callgraph *cg, const struct cg_frame *frame, uint3
 /* callgraph_add() for frames given as ids of this graph (leaf first). */
 int callgraph_add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
 		      size_t nr, uint64_t period, uint64_t samples);
+/*
+ * A sample whose ip is not its call chain's first entry (perf uses the chain as recorded and
+ * gives Self to the ip's symbol: precise-ip skid, LBR call stacks): @ip_id is the frame of the
+ * ip, @ids[0..nr) the chain. Report entries count the ip's frame (Self, and Children once
+ * with the chain's); folded stacks and flame graphs show the chain only, as perf script does.
+ */
+int callgraph_add_ids_ip(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
+			 const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples);
 
 /*
  * The graph's own copy of @s (NULL with errno ENOMEM), alive until callgraph_free(). Optional:

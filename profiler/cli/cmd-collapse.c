@@ -267,7 +267,7 @@ static int collapse_perf_data(const struct collapse_args *a, const char *input)
 		pr_err("%s: %s", input, err);
 		return KPROF_EXIT_ERROR;
 	}
-	warn_stale_files(input, p);
+	warn_profile_notes(input, p);
 	if (a->script.flags & SCRIPT_JIT)
 		pr_debug("%s: --jit applies to perf script text only", input);
 	ret = write_output(a, pick_event(input, p, a->script.event_filter),

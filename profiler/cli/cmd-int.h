@@ -41,6 +41,8 @@ struct profile;
  * unresolved. Shared by the commands that read perf.data (cmd-report.c).
  */
 void warn_stale_files(const char *input, const struct profile *p);
+/* warn_stale_files() and every other thing the file holds that kprof did not use. */
+void warn_profile_notes(const char *input, const struct profile *p);
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 KPROF_COMMANDS(KPROF_CMD_DECLARE)

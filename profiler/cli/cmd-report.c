@@ -12,6 +12,7 @@
 
 #include "profiler/cli/cmd-int.h"
 #include "profiler/lib/lib.h"
+#include "profiler/perfdata/perfdata.h"
 #include "profiler/profile/profile.h"
 
 enum report_format { FORMAT_LKP, FORMAT_TABLE, FORMAT_JSON };
@@ -31,7 +32,8 @@ static void usage(FILE *fp)
 		"                    [--kallsyms PATH] [--weight period|samples]\n"
 		"                    [--calltrace-min PCT]\n"
 		"\n"
-		"  -i, --input FILE      perf.data to read (default: perf.data)\n"
+		"  -i, --input FILE      perf.data to read (default: perf.data; -: stdin,\n"
+		"                        also a pipe: perf record -o - ... | kprof report -i -)\n"
 		"  -f, --format FMT      lkp: perf-profile.* keys as LKP derives them (default);\n"
 		"                        table: Children/Self per symbol;\n"
 		"                        json: the lkp keys as JSON\n"
@@ -134,10 +136,28 @@ void warn_stale_files(const char *input, const struct profile *p)
 			p->nr_stale_files == 1 ? "its" : "their");
 }
 
+/* What the file holds and kprof did not use, each in one line: never a silent difference. */
+void warn_profile_notes(const char *input, const struct profile *p)
+{
+	warn_stale_files(input, p);
+	if (p->nr_auxtrace)
+		pr_warn("%s: %llu AUXTRACE records (%s) ignored: their %llu bytes of trace are not "
+			"decoded into samples", input, (unsigned long long)p->nr_auxtrace,
+			perf_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
+	if (p->nr_late_headers)
+		pr_warn("%s: %llu pipe-mode feature/build-id records after the first sample "
+			"ignored", input, (unsigned long long)p->nr_late_headers);
+	if (p->nr_self_elsewhere)
+		pr_debug("%s: %llu samples have their ip in another function than their call "
+			 "chain's first entry (precise-ip skid or LBR): Self goes to the ip's, the "
+			 "chain is used as recorded (as perf does)", input,
+			 (unsigned long long)p->nr_self_elsewhere);
+}
+
 /* Lost samples and throttling make the percentages less trustworthy: say so on stderr. */
 static void report_losses(const char *input, const struct profile *p)
 {
-	warn_stale_files(input, p);
+	warn_profile_notes(input, p);
 	if (p->nr_lost || p->nr_lost_records)
 		pr_warn("%s: %llu samples lost (%llu LOST records)", input,
 			(unsigned long long)p->nr_lost, (unsigned long long)p->nr_lost_records);

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "profiler/lib/lib.h"
 #include "profiler/perfdata/perf-read-int.h"
@@ -45,12 +46,38 @@ void reader_data_release(struct perf_reader *r)
 	free(r->queue);
 	free(r->sort_tmp);
 	free(r->runs);
+	reader_zstd_release(r);
 }
 
-/* Make @n bytes of the data section available at buf + buf_pos. */
-static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+{
+	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
+			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+}
+
+int reader_read_stream(struct perf_reader *r, void *buf, size_t len, size_t *got,
+		       size_t min, char *err, size_t errlen)
+{
+	*got = 0;
+	while (*got < min) {
+		ssize_t n = read(r->fd, (char *)buf + *got, len - *got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return err_set(err, errlen, -errno, "read error: %s", strerror(errno));
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+/* Buffer up to @n bytes of the data section at buf + buf_pos (fewer at its end). */
+static int refill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 {
 	uint64_t want;
+	size_t got;
 	int ret;
 
 	if (r->buf_len - r->buf_pos >= n)
@@ -62,28 +89,123 @@ static int fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 	want = r->data_end - (r->buf_off + r->buf_len);
 	if (want > READ_BUF_SIZE - r->buf_len)
 		want = READ_BUF_SIZE - r->buf_len;
-	ret = reader_pread(r, r->buf + r->buf_len, (size_t)want, r->buf_off + r->buf_len,
-			   err, errlen);
+	if (!r->stream) {
+		ret = reader_pread(r, r->buf + r->buf_len, (size_t)want, r->buf_off + r->buf_len,
+				   err, errlen);
+		if (!ret)
+			r->buf_len += (size_t)want;
+		return ret;
+	}
+	/* a pipe: take what is there, block only for what this record still needs */
+	ret = reader_read_stream(r, r->buf + r->buf_len, READ_BUF_SIZE - r->buf_len, &got,
+				 n - r->buf_len, err, errlen);
+	r->buf_len += got;
+	return ret;
+}
+
+size_t reader_avail(struct perf_reader *r, size_t n, char *err, size_t errlen, int *ret)
+{
+	size_t have;
+
+	*ret = refill(r, n, err, errlen);
+	have = r->buf_len - r->buf_pos;
+	return have < n ? have : n;
+}
+
+int reader_fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+{
+	int ret = refill(r, n, err, errlen);
+
 	if (ret)
 		return ret;
-	r->buf_len += (size_t)want;
-	return r->buf_len >= n ? 0 : err_set(err, errlen, -EINVAL, "truncated data section");
+	return r->buf_len - r->buf_pos >= n ? 0 :
+	       err_set(err, errlen, -EINVAL, "truncated data section");
+}
+
+int reader_skip(struct perf_reader *r, uint64_t n, char *err, size_t errlen)
+{
+	size_t have = r->buf_len - r->buf_pos, got;
+	int ret;
+
+	if (n <= have) {
+		r->buf_pos += (size_t)n;
+		return 0;
+	}
+	n -= have;
+	r->buf_off += r->buf_len;
+	r->buf_pos = r->buf_len = 0;
+	if (!r->stream) {
+		if (n > r->data_end - r->buf_off)
+			return err_set(err, errlen, -EINVAL,
+				       "a payload at offset %llu runs past the end of the data "
+				       "section", (unsigned long long)r->buf_off);
+		r->buf_off += n;
+		return 0;
+	}
+	while (n) {
+		got = n < READ_BUF_SIZE ? (size_t)n : READ_BUF_SIZE;
+		ret = reader_read_stream(r, r->buf, got, &got, got, err, errlen);
+		if (ret)
+			return ret;
+		if (!got)
+			return err_set(err, errlen, -EINVAL, "truncated stream (in a payload)");
+		r->buf_off += got;
+		n -= got;
+	}
+	return 0;
+}
+
+/*
+ * The payload that follows some of perf's records outside their size: AUXTRACE's trace data,
+ * pipe mode's TRACING_DATA. Skipped (and counted). 1 when @rec was one of them.
+ */
+static int skip_payload(struct perf_reader *r, const struct perf_record *rec, char *err,
+			size_t errlen)
+{
+	uint64_t n;
+	uint32_t n32;
+
+	if (rec->hdr.type == PERF_RECORD_AUXTRACE) {
+		/* u64 size, offset, reference; u32 idx, tid, cpu, reserved */
+		if (rec->body_len < 40)
+			return corrupt(rec, err, errlen);
+		n = perf_u64_at(rec->body, 0);
+		r->stats.auxtrace++;
+		r->stats.auxtrace_bytes += n;
+	} else if (rec->hdr.type == PERF_RECORD_HEADER_TRACING_DATA) {
+		if (rec->body_len < 4)
+			return corrupt(rec, err, errlen);
+		memcpy(&n32, rec->body, 4);
+		n = ((uint64_t)n32 + 7) & ~7ULL;
+	} else {
+		return 0;
+	}
+	r->stats.records++;
+	return reader_skip(r, n, err, errlen) ?: 1;
 }
 
 /* The next record in file order: 1, 0 at the end of the data section, or -errno. */
 static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
 {
-	uint64_t off = r->buf_off + r->buf_pos;
+	uint64_t off;
+	size_t have;
 	int ret;
 
-	if (off >= r->data_end)
-		return 0;
-	if (r->data_end - off < sizeof(rec->hdr))
-		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
-				   (unsigned long long)off);
-	ret = fill(r, sizeof(rec->hdr), err, errlen);
+again:
+	ret = reader_zstd_next(r, rec, err, errlen);
 	if (ret)
 		return ret;
+	off = r->buf_off + r->buf_pos;
+	if (off >= r->data_end)
+		return reader_zstd_finish(r, err, errlen);
+	have = reader_avail(r, sizeof(rec->hdr), err, errlen, &ret);
+	if (ret)
+		return ret;
+	if (!have && r->stream)
+		return reader_zstd_finish(r, err, errlen);
+	if (have < sizeof(rec->hdr))
+		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
+				   (unsigned long long)off);
 	memcpy(&rec->hdr, r->buf + r->buf_pos, sizeof(rec->hdr));
 	if (rec->hdr.size < sizeof(rec->hdr))
 		return err_set(err, errlen, -EINVAL,
@@ -94,22 +216,57 @@ static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, s
 				   "record at offset %llu (type %u, size %u) runs past the end "
 				   "of the data section", (unsigned long long)off, rec->hdr.type,
 				   rec->hdr.size);
-	ret = fill(r, rec->hdr.size, err, errlen);
+	ret = reader_fill(r, rec->hdr.size, err, errlen);
 	if (ret)
-		return ret;
+		return r->stream ? err_set(err, errlen, ret,
+					   "record at offset %llu (type %u, size %u) is cut "
+					   "short by the end of the stream", (unsigned long long)off,
+					   rec->hdr.type, rec->hdr.size) : ret;
 	rec->body = r->buf + r->buf_pos + sizeof(rec->hdr);
 	rec->body_len = rec->hdr.size - sizeof(rec->hdr);
 	rec->offset = off;
 	rec->time = UINT64_MAX;
 	rec->attr = NULL;
 	r->buf_pos += rec->hdr.size;
+	ret = skip_payload(r, rec, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (ret && !r->prescan_done && r->pipe_mode)
+		return 2;	/* to reader_pipe_open(), which must not take the next record */
+	if (ret)
+		goto again;
+	if (rec->hdr.type == PERF_RECORD_COMPRESSED) {
+		r->stats.records++;
+		ret = reader_zstd_feed(r, rec, err, errlen);
+		if (ret)
+			return ret;
+		goto again;
+	}
 	return 1;
 }
 
-static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+int reader_peek_type(struct perf_reader *r, uint32_t *type, char *err, size_t errlen)
 {
-	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
-			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
+	struct perf_event_header h;
+	size_t have;
+	int ret;
+
+	if (r->buf_off + r->buf_pos >= r->data_end)
+		return 0;
+	have = reader_avail(r, sizeof(h), err, errlen, &ret);
+	if (ret || !have)
+		return ret;
+	if (have < sizeof(h))
+		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
+			       (unsigned long long)(r->buf_off + r->buf_pos));
+	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	*type = h.type;
+	return 1;
+}
+
+int reader_next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+{
+	return next_raw(r, rec, err, errlen);
 }
 
 /* Find a sample's attr (by its id when there are several) and its time. */
@@ -342,10 +499,6 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 	int ret;
 
 	r->stats.records++;
-	if (rec->hdr.type == PERF_RECORD_COMPRESSED || rec->hdr.type == PERF_RECORD_COMPRESSED + 2)
-		return err_set(err, errlen, -ENOTSUP,
-				   "compressed records (perf record -z) are not supported; "
-				   "decompress with 'perf inject -i IN -o OUT'");
 	if (rec->hdr.type == PERF_RECORD_FINISHED_ROUND) {
 		/* perf leaves next_flush alone when nothing is queued. */
 		if (r->nr_queued) {
@@ -354,8 +507,10 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 		}
 		return 0;
 	}
-	if (rec->hdr.type >= PERF_RECORD_HEADER_ATTR)
-		return 1;
+	if (rec->hdr.type >= PERF_RECORD_HEADER_ATTR) {
+		ret = reader_user_record(r, rec, err, errlen);
+		return ret ? ret : 1;
+	}
 	if (rec->hdr.type == PERF_RECORD_SAMPLE) {
 		ret = classify_sample(r, rec, err, errlen);
 		if (ret)

@@ -211,6 +211,11 @@ static int parse_feature(struct perf_reader *r, unsigned int bit, struct feat *f
 		return parse_event_desc(r, f);
 	case PERF_FEAT_BUILD_ID:
 		return parse_build_ids(in, f);
+	case PERF_FEAT_COMPRESSED:	/* u32 version, type (1: zstd), level, ratio, mmap_len */
+		feat_u32(f);
+		if (f->bad)
+			return -EINVAL;
+		return feat_u32(f) == PERF_COMP_ZSTD ? 0 : f->bad ? -EINVAL : -ENOTSUP;
 	default:
 		return 0;
 	}
@@ -267,7 +272,6 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	ret = reader_pread(r, sec, nr * sizeof(*sec), at, err, errlen);
 	for (unsigned int bit = 0; !ret && bit < PERF_FILE_FEAT_BITS; bit++) {
-		struct feat f;
 		void *payload;
 
 		if (!feature_set(r, bit))
@@ -283,7 +287,7 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 		if (bit == PERF_FEAT_HOSTNAME || bit == PERF_FEAT_OSRELEASE ||
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
 		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC ||
-		    bit == PERF_FEAT_BUILD_ID) {
+		    bit == PERF_FEAT_BUILD_ID || bit == PERF_FEAT_COMPRESSED) {
 			if (sec[i].size > MAX_FEATURE_BYTES) {
 				ret = err_set(err, errlen, -EINVAL,
 						  "feature %u is too large", bit);
@@ -295,20 +299,38 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 				break;
 			}
 			ret = reader_pread(r, payload, sec[i].size, sec[i].offset, err, errlen);
-			f = (struct feat){ payload, sec[i].size, false };
-			if (!ret && parse_feature(r, bit, &f))
-				ret = err_set(err, errlen, -EINVAL,
-						  "corrupt feature section %u", bit);
+			if (!ret)
+				ret = reader_parse_feature(r, bit, payload, sec[i].size);
+			if (ret == -ENOTSUP)
+				ret = err_set(err, errlen, ret, "compressed with a method other "
+					      "than zstd (HEADER_COMPRESSED)");
+			else if (ret)
+				ret = err_set(err, errlen, ret, "corrupt feature section %u", bit);
 			free(payload);
 		}
 		i++;
 	}
 	free(sec);
-	for (size_t a = 0; !ret && a < r->nr_attrs; a++) {
+	if (!ret && reader_name_attrs(r))
+		ret = err_set(err, errlen, -ENOMEM, "out of memory");
+	return ret;
+}
+
+int reader_parse_feature(struct perf_reader *r, unsigned int bit, const void *p, size_t len)
+{
+	struct feat f = { p, len, false };
+	int ret = parse_feature(r, bit, &f);
+
+	return ret == -ENOMEM || ret == -ENOTSUP ? ret : ret ? -EINVAL : 0;
+}
+
+int reader_name_attrs(struct perf_reader *r)
+{
+	for (size_t a = 0; a < r->nr_attrs; a++) {
 		if (!r->attrs[a].name)
 			r->attrs[a].name = fallback_name(&r->attrs[a].attr);
 		if (!r->attrs[a].name)
-			ret = err_set(err, errlen, -ENOMEM, "out of memory");
+			return -ENOMEM;
 	}
-	return ret;
+	return 0;
 }

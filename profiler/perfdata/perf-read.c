@@ -83,9 +83,7 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 	if (have < 16)
 		return err_set(err, errlen, -EINVAL, "truncated header (%zu bytes)", have);
 	if (h->size == PERF_PIPE_HEADER_SIZE)
-		return err_set(err, errlen, -ENOTSUP,
-				   "pipe-mode perf.data (perf record -o -) is not supported; "
-				   "record to a file, or convert with 'perf inject -i IN -o OUT'");
+		return 1;	/* pipe mode: perf-read-pipe.c */
 	if (h->size != sizeof(*h) && h->size != PERF_FILE_HEADER_V1_SIZE)
 		return err_set(err, errlen, -EINVAL, "bad header size %llu",
 				   (unsigned long long)h->size);
@@ -116,10 +114,6 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 				   "(%llu bytes)", (unsigned long long)h->data.offset,
 				   (unsigned long long)h->data.size,
 				   (unsigned long long)r->file_size);
-	if (feature_set(r, PERF_FEAT_COMPRESSED))
-		return err_set(err, errlen, -ENOTSUP,
-				   "compressed perf.data (perf record -z) is not supported; "
-				   "decompress with 'perf inject -i IN -o OUT'");
 	return 0;
 }
 
@@ -143,30 +137,25 @@ static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
 
 /*
  * Take an attr as written by any perf: shorter ones are zero-extended (attr.size tells how much
- * is valid), longer ones are cut to the fields this build knows.
+ * is valid), longer ones are cut to the fields this build knows. @room: bytes there for it.
  */
-static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, size_t errlen)
+int reader_take_attr(struct perf_reader *r, struct perf_evattr *ev, const void *buf,
+		     size_t room, char *err, size_t errlen)
 {
-	size_t disk = r->header.attr_size - sizeof(struct perf_file_section);
-	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct perf_file_section)];
-	struct perf_file_section ids;
 	uint32_t size;
-	int ret;
 
-	ret = reader_pread(r, buf, r->header.attr_size,
-			   r->header.attrs.offset + ev->idx * r->header.attr_size, err, errlen);
-	if (ret)
-		return ret;
-	memcpy(&size, buf + offsetof(struct perf_event_attr, size), sizeof(size));
+	if (room < PERF_ATTR_SIZE_VER0)
+		return err_set(err, errlen, -EINVAL, "attr %zu: truncated (%zu bytes)", ev->idx,
+			       room);
+	memcpy(&size, (const char *)buf + offsetof(struct perf_event_attr, size), sizeof(size));
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
-	if (size > disk || size < PERF_ATTR_SIZE_VER0)
+	if (size > room || size < PERF_ATTR_SIZE_VER0)
 		return err_set(err, errlen, -EINVAL,
 				   "attr %zu: bad attr.size %u (attr_size %zu)", ev->idx, size,
-				   disk);
+				   room);
 	memset(&ev->attr, 0, sizeof(ev->attr));
 	memcpy(&ev->attr, buf, size < sizeof(ev->attr) ? size : sizeof(ev->attr));
-	memcpy(&ids, buf + disk, sizeof(ids));
 	if (ev->attr.sample_type & ~PERF_SAMPLE_KNOWN_BITS)
 		return err_set(err, errlen, -ENOTSUP,
 				   "attr %zu: unknown sample_type bits 0x%llx", ev->idx,
@@ -176,6 +165,24 @@ static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, s
 		return err_set(err, errlen, -ENOTSUP,
 				   "attr %zu: unknown read_format bits 0x%llx", ev->idx,
 				   (unsigned long long)ev->attr.read_format);
+	(void)r;
+	return 0;
+}
+
+static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, size_t errlen)
+{
+	size_t disk = r->header.attr_size - sizeof(struct perf_file_section);
+	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct perf_file_section)];
+	struct perf_file_section ids;
+	int ret;
+
+	ret = reader_pread(r, buf, r->header.attr_size,
+			   r->header.attrs.offset + ev->idx * r->header.attr_size, err, errlen);
+	if (!ret)
+		ret = reader_take_attr(r, ev, buf, disk, err, errlen);
+	if (ret)
+		return ret;
+	memcpy(&ids, buf + disk, sizeof(ids));
 	return read_ids(r, ev, &ids, err, errlen);
 }
 
@@ -187,7 +194,7 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /* The id -> attr index, and where ids sit in records (all attrs must agree, as perf demands). */
-static int index_ids(struct perf_reader *r, char *err, size_t errlen)
+int reader_index_ids(struct perf_reader *r, char *err, size_t errlen)
 {
 	const struct perf_event_attr *first = &r->attrs[0].attr;
 	size_t n = 0;
@@ -250,7 +257,7 @@ static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
 		if (ret)
 			return ret;
 	}
-	return index_ids(r, err, errlen);
+	return reader_index_ids(r, err, errlen);
 }
 
 bool perf_file_magic_ok(const void *head, size_t len)
@@ -263,6 +270,37 @@ bool perf_file_magic_ok(const void *head, size_t len)
 	return magic == PERF_FILE_MAGIC2 || magic == PERF_FILE_MAGIC2_SWAPPED;
 }
 
+/*
+ * A pipe or terminal ("-" or a FIFO): only pipe mode can be read without seeking. The 16-byte
+ * header is read here; the records follow through the stream buffer.
+ */
+static int open_stream(struct perf_reader *r, char *err, size_t errlen)
+{
+	struct perf_file_header *h = &r->header;
+	size_t have = 0;
+	int ret;
+
+	r->stream = true;
+	r->file_size = UINT64_MAX;
+	ret = reader_read_stream(r, h, PERF_PIPE_HEADER_SIZE, &have, PERF_PIPE_HEADER_SIZE, err,
+				 errlen);
+	if (ret)
+		return ret;
+	if (!have)
+		return err_set(err, errlen, -EINVAL, "empty input");
+	if (have < 8 || !perf_file_magic_ok(h, have))
+		return err_set(err, errlen, -EINVAL, "not a perf.data stream (bad magic)");
+	if (h->magic == PERF_FILE_MAGIC2_SWAPPED)
+		return err_set(err, errlen, -ENOTSUP,
+				   "big-endian perf.data (recorded on another architecture) is not "
+				   "supported");
+	if (have < PERF_PIPE_HEADER_SIZE || h->size != PERF_PIPE_HEADER_SIZE)
+		return err_set(err, errlen, -ENOTSUP,
+				   "a perf.data file in file mode cannot be read from a pipe; "
+				   "give its path");
+	return 1;
+}
+
 int perf_reader_open(const char *path, struct perf_reader **out, char *err, size_t errlen)
 {
 	struct perf_reader *r;
@@ -273,23 +311,41 @@ int perf_reader_open(const char *path, struct perf_reader **out, char *err, size
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!strcmp(path, "-"))
+		r->fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	else
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		ret = err_set(err, errlen, -errno, "%s", strerror(errno));
 		goto fail;
 	}
-	if (fstat(r->fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = err_set(err, errlen, -EINVAL, "not a regular file");
+	if (fstat(r->fd, &st)) {
+		ret = err_set(err, errlen, -errno, "%s", strerror(errno));
 		goto fail;
 	}
-	r->file_size = (uint64_t)st.st_size;
-	ret = check_header(r, err, errlen);
-	if (!ret)
-		ret = read_attrs(r, err, errlen);
-	if (!ret)
-		ret = reader_read_features(r, err, errlen);
-	if (!ret)
+	if (S_ISREG(st.st_mode)) {
+		r->file_size = (uint64_t)st.st_size;
+		ret = check_header(r, err, errlen);
+	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		ret = open_stream(r, err, errlen);
+	} else {
+		ret = err_set(err, errlen, -EINVAL, "not a regular file");
+	}
+	if (ret == 1) {
+		r->pipe_mode = true;
+		r->header.data.offset = PERF_PIPE_HEADER_SIZE;
+		r->header.data.size = r->stream ? UINT64_MAX - PERF_PIPE_HEADER_SIZE :
+				      r->file_size - PERF_PIPE_HEADER_SIZE;
 		ret = reader_data_init(r, err, errlen);
+		if (!ret)
+			ret = reader_pipe_open(r, err, errlen);
+	} else if (!ret) {
+		ret = read_attrs(r, err, errlen);
+		if (!ret)
+			ret = reader_read_features(r, err, errlen);
+		if (!ret)
+			ret = reader_data_init(r, err, errlen);
+	}
 	if (ret)
 		goto fail;
 	*out = r;

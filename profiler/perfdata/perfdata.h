@@ -10,8 +10,12 @@
  * as perf's ordered_events do (so memory is bounded by two rounds, not by the file), records
  * without a timestamp are delivered at once.
  *
- * Rejected with a one-line reason: wrong magic, big-endian (byte-swapped) files, pipe-mode
- * files, compressed files (perf record -z), sizes or offsets outside the file, truncated files.
+ * Read as well: pipe-mode streams (perf record -o -, from a file or a pipe; attrs, names and
+ * features come as records), zstd-compressed records (perf record -z). AUXTRACE payloads (Intel
+ * PT and the like) are skipped and counted.
+ *
+ * Rejected with a one-line reason: wrong magic, big-endian (byte-swapped) files, PERFFILE v1,
+ * sizes or offsets outside the file, truncated files.
  *
  * Errors: 0 / 1 or a negative errno; with a message in the caller's err buffer (no prefix: the
  * caller names the file).
@@ -100,6 +104,18 @@ enum perf_file_feature {
 	PERF_FEAT_HYBRID_TOPOLOGY = 30,
 	PERF_FEAT_PMU_CAPS	= 31,
 };
+
+/* HEADER_COMPRESSED's type (tools/perf/util/compress.h). */
+#define PERF_COMP_ZSTD		1
+
+/* AUXTRACE_INFO's type (tools/perf/util/auxtrace.h enum auxtrace_type). */
+enum perf_auxtrace_type {
+	PERF_AUXTRACE_INTEL_PT = 1, PERF_AUXTRACE_INTEL_BTS, PERF_AUXTRACE_CS_ETM,
+	PERF_AUXTRACE_ARM_SPE, PERF_AUXTRACE_S390_CPUMSF, PERF_AUXTRACE_HISI_PTT,
+};
+
+/* EVENT_UPDATE's type (tools/lib/perf/include/perf/event.h). */
+#define PERF_EVENT_UPDATE_NAME	2
 
 /*
  * Strings in feature payloads are "struct perf_header_string": u32 len (including padding to a
@@ -249,6 +265,11 @@ struct perf_record_stats {
 	uint64_t	records, samples;
 	uint64_t	unknown_id;		/* samples whose id matches no attr (skipped) */
 	uint64_t	unordered;	/* records older than the last flush (perf warns too) */
+	/* Said on stderr by the CLI: what was in the file and not understood. */
+	uint64_t	auxtrace, auxtrace_bytes;	/* AUXTRACE records, their payloads */
+	uint32_t	auxtrace_type;		/* AUXTRACE_INFO's type (1: Intel PT), 0 none */
+	uint64_t	compressed;		/* COMPRESSED records decompressed */
+	uint64_t	late_headers;	/* pipe mode: build-ids/features after the first sample */
 };
 
 /* A record as handed out by perf_reader_next(). Valid until the next call. */
@@ -263,7 +284,10 @@ struct perf_record {
 	const struct perf_evattr	*attr;
 };
 
-/* Open and validate @path. 0, or -errno with a one-line reason in @err. */
+/*
+ * Open and validate @path ("-": standard input, which may be a pipe: pipe mode only). 0, or
+ * -errno with a one-line reason in @err.
+ */
 int perf_reader_open(const char *path, struct perf_reader **out, char *err, size_t errlen);
 void perf_reader_close(struct perf_reader *r);			/* NULL-safe */
 
@@ -286,6 +310,8 @@ int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, 
 
 /* True when the first bytes of a file are perf.data's magic (either byte order). */
 bool perf_file_magic_ok(const void *head, size_t len);
+/* perf's name of an AUXTRACE type (1: "Intel PT"), or "unknown". */
+const char *perf_auxtrace_name(uint32_t type);
 
 
 /*

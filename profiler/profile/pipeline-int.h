@@ -151,6 +151,39 @@ int agg_flush(struct agg_table *t, agg_fn fn, void *arg);
 int agg_flush_task(struct agg_table *t, int32_t pid, int32_t tid, agg_fn fn, void *arg);
 void agg_release(struct agg_table *t);
 
+#define RESOLVE_MAX_STACK	127	/* perf report's default --max-stack */
+
+/* ---- what a sample contributes (pipeline-sample.c) ---------------------------------------- */
+
+/* Counter ids of every attr, with the value each had at its last PERF_SAMPLE_READ. */
+struct read_id {
+	uint64_t	id, last;
+	uint32_t	attr;
+};
+
+struct read_ids {
+	struct read_id	*v;		/* sorted by id */
+	size_t		nr;
+};
+
+int read_ids_init(struct read_ids *t, const struct perf_reader *r);
+void read_ids_release(struct read_ids *t);
+/*
+ * The period of counter @id since the last sample that read it (its @value now); its attr in
+ * *attr, UINT32_MAX (and 0) when no attr owns the id.
+ */
+uint64_t read_ids_period(struct read_ids *t, uint64_t id, uint64_t value, uint32_t *attr);
+
+/* True when perf resolves this event's chains from the LBR call stack. */
+bool sample_has_lbr_stack(const struct perf_event_attr *a);
+/*
+ * The chain perf resolves for an LBR call-stack sample, built in *buf (grown as needed):
+ * *chain and *nr point at it, or at the sample's own chain when LBR does not apply. 0 or
+ * -ENOMEM.
+ */
+int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
+		     const void **chain, uint64_t *nr);
+
 /* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
 
 /* What a batch holds, in order; each message is a whole number of u64 words. */
@@ -221,7 +254,6 @@ void pipe_batch_release(struct pipe_batch *b);
 
 /* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */
 
-#define RESOLVE_MAX_STACK	127	/* perf report's default --max-stack */
 
 struct resolver {
 	const struct profile_load_opts	*o;
@@ -236,6 +268,8 @@ struct resolver {
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
 	uint32_t			ids[RESOLVE_MAX_STACK + 2];
+	uint64_t			nr_self_elsewhere;	/* see stack_ids() */
+	bool				detached;	/* of the stack being added */
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
 	char				err[256];	/* why it failed */
@@ -265,10 +299,10 @@ bool unwind_arch_ok(const char *arch);
 enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
 			       bool arch_ok);
 /*
- * A PIPE_UNWIND message into @b: @st (its type replaced, nr chain words from s->callchain),
- * the chain, the DWARF registers, the stack copy's length and bytes. 0 or -ENOMEM.
+ * A PIPE_UNWIND message into @b: @st (its type replaced), its @chain of st->nr words, the DWARF
+ * registers, the stack copy's length and bytes. 0 or -ENOMEM.
  */
-int unwind_put(struct pipe_batch *b, const struct pipe_stack *st,
+int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *chain,
 	       const struct perf_event_attr *attr, const struct perf_sample *s);
 /* Words of a PIPE_UNWIND message after its header at @after. */
 size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);

@@ -89,16 +89,19 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 }
 
 /*
- * The frames of a stack as call graph ids in r->ids, leaf first: the call chain without its
- * markers. The leaf must be the sample's own ip (perf resolves it with the record's cpumode for
- * Self and -U); chains start there, and when one does not (or there is no chain) the ip is put
- * in front. Returns the number of frames, or -errno.
+ * The frames of a stack as call graph ids in r->ids, leaf first: the call chain as recorded,
+ * without its markers, as perf 6.1 resolves it (the sample's ip is not added to a chain: perf
+ * resolves the ip only for the Self entry). Without a chain the stack is the ip alone. When the
+ * ip names another frame than the chain's first entry (precise-ip skid, LBR call stacks), the
+ * ip's frame goes in front and r->detached is set (callgraph_add_ids_ip()): perf gives Self to
+ * the ip's symbol and prints the chain as recorded. Returns the number of ids, or -errno.
  */
 static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
 		      const uint64_t *chain)
 {
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
 	uint64_t first_ip = 0;
+	uint32_t ip_id;
 	size_t n = 0;
 	int ret = 0;
 
@@ -137,12 +140,24 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	}
 	if (ret)
 		return ret;
-	if (n && first_ip == st->ip) {
+	r->detached = false;
+	if (n && first_ip != st->ip) {
+		ret = resolve(r, cg, st->event, st->pid, st->ip, st->misc, &ip_id);
+		if (ret)
+			return ret;
+		if (ip_id != r->ids[1]) {
+			r->nr_self_elsewhere += st->samples;
+			r->detached = true;
+			r->ids[0] = ip_id;
+			return (long)n + 1;
+		}
+	}
+	if (n) {
 		memmove(&r->ids[0], &r->ids[1], n * sizeof(r->ids[0]));
 		return (long)n;
 	}
 	ret = resolve(r, cg, st->event, st->pid, st->ip, st->misc, &r->ids[0]);
-	return ret ? ret : (long)n + 1;
+	return ret ? ret : 1;
 }
 
 struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st)
@@ -175,6 +190,9 @@ int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe
 	task.tid = r->o->keep_tid ? st->tid : -1;
 	if (!task.comm)
 		return -ENOMEM;
+	if (r->detached)
+		return callgraph_add_ids_ip(cg, &task, r->ids[0], r->ids + 1, n - 1, st->period,
+					    st->samples);
 	return callgraph_add_ids(cg, &task, r->ids, n, st->period, st->samples);
 }
 

@@ -56,7 +56,7 @@ enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct 
 	return UNWIND_YES;
 }
 
-int unwind_put(struct pipe_batch *b, const struct pipe_stack *st,
+int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *chain,
 	       const struct perf_event_attr *attr, const struct perf_sample *s)
 {
 	size_t stack_words = (s->user_stack_dyn_size + 7) / 8;
@@ -69,7 +69,7 @@ int unwind_put(struct pipe_batch *b, const struct pipe_stack *st,
 	*(struct pipe_stack *)w = *st;
 	((struct pipe_stack *)w)->type = PIPE_UNWIND;
 	if (st->nr)
-		memcpy(w + head, s->callchain, st->nr * 8);
+		memcpy(w + head, chain, st->nr * 8);
 	regs = w + head + st->nr;
 	for (size_t i = 0; i < SYM_UNWIND_NREGS; i++) {
 		unsigned int bit = dwarf_to_perf[i];
@@ -115,20 +115,12 @@ static int add_frames(struct resolver *r, struct callgraph *cg, const struct pip
 		return resolver_frame_id(r, cg, st->event, st->pid, addr, &r->ids[(*n)++]);
 	}
 	sym_session_resolve(r->sym, st->pid, addr, false, &res);
-	if (skip_first && in[0].inlined) {
-		/*
-		 * The chain perf shows starts with an inlined function: the symbol in front of
-		 * it takes the sample's Self in reports but is not part of the chain.
-		 */
-		struct cg_frame f = {
-			.sym = res.sym, .dso = res.dso, .sym_start = res.sym_id,
-			.flags = CG_FRAME_SELF_ONLY,
-		};
-		int ret = callgraph_frame_id(cg, &f, &r->ids[0]);
-
-		if (ret)
-			return ret;
-	}
+	/*
+	 * The chain perf shows starts with an inlined function: the sample's own symbol, already
+	 * r->ids[0], takes its Self but is not part of the chain (callgraph_add_ids_ip()).
+	 */
+	if (skip_first && in[0].inlined)
+		r->detached = true;
 	for (int i = skip_first && !in[0].inlined; i < nr && *n <= RESOLVE_MAX_STACK; i++) {
 		struct cg_frame f = {
 			.sym = in[i].sym, .dso = res.dso, .sym_start = res.sym_id,

@@ -36,6 +36,13 @@ struct loader {
 	struct resolver			res;		/* the other side: after the queue only */
 	char				*kallsyms;	/* owned */
 	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
+	/* the sample being added when it is to be DWARF-unwound, else NULL */
+	const struct perf_evattr	*unwind_ev;
+	const struct perf_sample	*unwind_sample;
+	struct read_ids			read_ids;	/* PERF_SAMPLE_READ counters */
+	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
+	size_t				lbr_alloc;
+	uint64_t			nr_read_unknown;	/* read values of no known id */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -155,21 +162,61 @@ static int send_record(struct loader *l, const struct perf_record *rec, char *er
 	return 0;
 }
 
-/* A sample to DWARF-unwind: passed on alone, in order (see pipeline-unwind.c). */
-static int add_unwind_sample(struct loader *l, const struct perf_evattr *ev,
-			     const struct agg_key *k, const struct perf_sample *s, char *err,
-			     size_t errlen)
+/* One stream of a sample to DWARF-unwind: passed on alone, in order (pipeline-unwind.c). */
+static int add_unwind_stream(struct loader *l, const struct agg_key *k, uint64_t period,
+			     char *err, size_t errlen)
 {
 	struct pipe_stack st = {
 		.event = k->event, .pid = k->pid, .tid = k->tid, .nr = k->nr, .misc = k->misc,
-		.ip = k->ip, .period = s->period, .samples = 1,
+		.ip = k->ip, .period = period, .samples = 1,
 	};
 
-	if (unwind_put(&l->batch, &st, &ev->attr, s))
+	if (unwind_put(&l->batch, &st, k->chain, &l->unwind_ev->attr, l->unwind_sample))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	l->nr_samples[ev->idx]++;
+	l->nr_samples[k->event]++;
 	l->p->nr_samples++;
 	return 0;
+}
+
+/* One stream of a sample, of event @event with @period, into the table. */
+static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period, char *err,
+		      size_t errlen)
+{
+	if (l->unwind_sample)
+		return add_unwind_stream(l, k, period, err, errlen);
+	if (agg_add(&l->agg, k, period))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[k->event]++;
+	l->p->nr_samples++;
+	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+}
+
+/* A PERF_SAMPLE_READ sample: one stream per counter read (see pipeline-sample.c). */
+static int add_read_streams(struct loader *l, const struct perf_evattr *ev,
+			    const struct perf_sample *s, struct agg_key *k, char *err,
+			    size_t errlen)
+{
+	bool group = ev->attr.read_format & PERF_FORMAT_GROUP;
+	uint64_t nr = group ? s->read.nr : 1;
+	int ret = 0;
+
+	for (uint64_t i = 0; i < nr && !ret; i++) {
+		uint64_t value = s->read.value, id = s->read.id, period;
+
+		if (group) {
+			value = perf_u64_at(s->read.values, i * (s->read.value_size / 8));
+			id = ev->attr.read_format & PERF_FORMAT_ID ?
+			     perf_u64_at(s->read.values, i * (s->read.value_size / 8) + 1) : 0;
+		} else if (!(ev->attr.read_format & PERF_FORMAT_ID)) {
+			id = 0;
+		}
+		period = read_ids_period(&l->read_ids, id, value, &k->event);
+		if (k->event == UINT32_MAX)
+			l->nr_read_unknown++;
+		else if (period)
+			ret = add_stream(l, k, period, err, errlen);
+	}
+	return ret;
 }
 
 static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
@@ -179,25 +226,38 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	enum unwind_want want;
 	struct perf_sample s;
 	struct agg_key k;
+	const void *chain;
+	uint64_t nr;
+	int ret;
 
-	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s) ||
-	    s.callchain_nr > UINT32_MAX)
+	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
+		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
+			       (unsigned long long)rec->offset, rec->hdr.size);
+	chain = s.callchain;
+	nr = s.callchain_nr;
+	if (sample_has_lbr_stack(&ev->attr) &&
+	    sample_lbr_chain(&s, &l->lbr_chain, &l->lbr_alloc, &chain, &nr))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	if (nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
-		.chain = s.callchain, .nr = (uint32_t)s.callchain_nr,
+		.chain = chain, .nr = (uint32_t)nr,
 	};
 	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
-	if (want == UNWIND_YES)
-		return add_unwind_sample(l, ev, &k, &s, err, errlen);
 	l->p->nr_not_unwound[want]++;
-	if (agg_add(&l->agg, &k, s.period))
-		return err_set(err, errlen, -ENOMEM, "out of memory");
-	l->nr_samples[ev->idx]++;
-	l->p->nr_samples++;
-	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+	/* a sample to unwind goes on alone, once per stream (add_stream) */
+	l->unwind_ev = want == UNWIND_YES ? ev : NULL;
+	l->unwind_sample = want == UNWIND_YES ? &s : NULL;
+	if (ev->attr.sample_type & PERF_SAMPLE_READ)
+		ret = add_read_streams(l, ev, &s, &k, err, errlen);
+	else
+		ret = add_stream(l, &k, s.period, err, errlen);
+	l->unwind_ev = NULL;
+	l->unwind_sample = NULL;
+	return ret;
 }
 
 static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
@@ -270,7 +330,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
-	if (!l->p || !res->cgs || !l->nr_samples)
+	if (!l->p || !res->cgs || !l->nr_samples || read_ids_init(&l->read_ids, l->r))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_cpus = in->nr_cpus_online;
 	if ((in->hostname && !(l->p->hostname = strdup(in->hostname))) ||
@@ -322,7 +382,12 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
-	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id;
+	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id + l->nr_read_unknown;
+	l->p->nr_auxtrace = perf_reader_stats(l->r)->auxtrace;
+	l->p->auxtrace_bytes = perf_reader_stats(l->r)->auxtrace_bytes;
+	l->p->auxtrace_type = perf_reader_stats(l->r)->auxtrace_type;
+	l->p->nr_late_headers = perf_reader_stats(l->r)->late_headers;
+	l->p->nr_self_elsewhere = l->res.nr_self_elsewhere;
 	return 0;
 }
 
@@ -353,6 +418,8 @@ static void loader_release(struct loader *l)
 	resolver_release(&l->res);
 	free(l->nr_samples);
 	free(l->kallsyms);
+	free(l->lbr_chain);
+	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
 	perf_reader_close(l->r);

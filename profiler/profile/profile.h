@@ -70,6 +70,15 @@ struct profile {
 	 */
 	char			kernel_build_id_missing[41];
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
+	/* What the file holds and kprof does not use; the CLI says each in one line. */
+	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
+	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */
+	uint64_t		nr_late_headers;	/* pipe mode: headers after the 1st sample */
+	/*
+	 * Samples whose ip resolves to another frame than their chain's first entry (precise-ip
+	 * skid, LBR): Self goes to the ip's symbol, as in perf; counted for --verbose.
+	 */
+	uint64_t		nr_self_elsewhere;
 };
 
 /* Read, symbolize and aggregate a perf.data file. 0, or -errno with a one-line reason in err. */

@@ -76,6 +76,7 @@ struct file_opts {
 	bool		event_desc;
 	void		(*records)(struct buf *b);
 	uint64_t	sample_type;	/* 0: IDENTIFIER|IP|TID|TIME|PERIOD */
+	uint64_t	read_format, branch_sample_type;
 };
 
 static const char *const names[] = { "cpu-clock", "dummy:HG" };
@@ -113,6 +114,8 @@ static struct buf build(const struct file_opts *o)
 				PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		a.sample_id_all = 1;
+		a.read_format = o->read_format;
+		a.branch_sample_type = o->branch_sample_type;
 		memcpy(disk, &a, o->attr_bytes < sizeof(a) ? o->attr_bytes : sizeof(a));
 		put(&b, disk, o->attr_bytes);
 		put(&b, &ids, sizeof(ids));

@@ -335,9 +335,57 @@ static void test_empty(void)
 	callgraph_free(cg);
 }
 
+/*
+ * A sample whose ip is not its chain's first entry (callgraph_add_ids_ip()): perf gives Self to
+ * the ip's symbol, Children once to it and to each chain entry, and prints under the ip's entry
+ * the whole chain, a line of its own; folded stacks are the chain as recorded.
+ */
+static void test_detached_ip(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct cg_frame f[3] = {
+		{ .sym = "callee", .dso = "app" }, { .sym = "caller", .dso = "app" },
+		{ .sym = "main", .dso = "app" },
+	};
+	struct cg_task task = { .comm = "app", .pid = -1, .tid = -1 };
+	uint32_t id[3];
+	struct kv_list l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	for (int i = 0; i < 3; i++)
+		callgraph_frame_id(cg, &f[i], &id[i]);
+	is_int(callgraph_add_ids_ip(cg, &task, id[0], id + 1, 2, 3000, 3000), 0,
+	       "a detached ip is added");
+	callgraph_add_ids_ip(cg, &task, id[1], id + 1, 2, 500, 500);	/* ip in the chain's leaf */
+	cg_test_add(cg, "app", "caller;main", 500, 500);
+	cg_test_add(cg, "app", "spin;main", 6000, 6000);
+	is_int(callgraph_add_ids_ip(cg, &task, 99, id, 1, 1, 1), -EINVAL, "a bad ip id");
+	l = keys_of(cg);
+	is_double(kv_test_get(&l, P "self.cycles-pp.callee"), 30.00, 1e-9, "Self goes to the ip");
+	is_double(kv_test_get(&l, P "children.cycles-pp.callee"), 30.00, 1e-9, "and Children");
+	is_double(kv_test_get(&l, P "self.cycles-pp.caller"), 10.00, 1e-9,
+		  "not to the chain's first entry");
+	is_double(kv_test_get(&l, P "children.cycles-pp.caller"), 40.00, 1e-9,
+		  "which has Children, once per sample");
+	is_double(kv_test_get(&l, CT "caller.main"), 70.00, 1e-9,
+		  "the chain is printed under the ip's entry and under its own");
+	ok(isnan(kv_test_get(&l, CT "callee.caller.main")), "the ip is not a frame of the chain");
+	is_double(kv_test_get(&l, CT "main"), 100.00, 1e-9, "callers' chains as usual");
+	kv_list_release(&l);
+	fp = open_memstream(&text, &len);
+	folded_write(fp, cg, 0);
+	fclose(fp);
+	is_str(text, "app;main;caller 4000\napp;main;spin 6000\n", "folded: the chain as recorded");
+	free(text);
+	callgraph_free(cg);
+}
+
 int main(void)
 {
 	test_fixture2_worked_example();
+	test_detached_ip();
 	test_recursion();
 	test_two_callers();
 	test_chain_threshold();

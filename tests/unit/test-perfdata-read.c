@@ -66,7 +66,7 @@ static void records_ordering(struct buf *b)
 
 static void test_good_file(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0, 0, 0 };
 	struct buf f = build(&o);
 	const uint64_t want[] = { 10, 15, 20, 30, 5, 40 };
 	struct perf_reader *r;
@@ -114,7 +114,7 @@ static void records_no_rounds(struct buf *b)
 
 static void test_queue_limit(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_no_rounds, 0 };
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_no_rounds, 0, 0, 0 };
 	struct buf f = build(&o);
 	struct perf_reader *r;
 	struct perf_record rec;
@@ -155,7 +155,7 @@ static void test_attr_sizes(void)
 	size_t nr;
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
-		struct file_opts o = { sizes[i], 1, false, records_few, 0 };
+		struct file_opts o = { sizes[i], 1, false, records_few, 0, 0, 0 };
 		struct buf f = build(&o);
 		struct perf_reader *r;
 
@@ -187,7 +187,7 @@ static void patch64(struct buf *f, size_t at, uint64_t v)
 
 static void test_bad_headers(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0, 0, 0 };
 	struct buf f = build(&o), g;
 	size_t data_at = offsetof(struct perf_file_header, data);
 	uint64_t data_off;
@@ -206,7 +206,7 @@ static void test_bad_headers(void)
 	expect_error(g.p, g.len, "byte-swapped magic", "big-endian");
 	RESET();
 	patch64(&g, 8, 16);
-	expect_error(g.p, g.len, "pipe-mode header", "pipe-mode");
+	expect_error(g.p, g.len, "pipe-mode header on a file-mode body", "bad record size");
 	RESET();
 	patch64(&g, 8, 4096);
 	expect_error(g.p, g.len, "bad header size", "header size");
@@ -231,7 +231,7 @@ static void test_bad_headers(void)
 	RESET();
 	g.p[offsetof(struct perf_file_header, adds_features) + PERF_FEAT_COMPRESSED / 8] |=
 		1 << (PERF_FEAT_COMPRESSED % 8);
-	expect_error(g.p, g.len, "compressed feature", "compressed");
+	expect_error(g.p, g.len, "compressed feature bit shifts the sections", "feature");
 	RESET();
 	patch64(&g, sizeof(struct perf_file_header) + sizeof(struct perf_event_attr) + 8, 1 << 30);
 	expect_error(g.p, g.len, "ids section outside", "ids section");
@@ -262,7 +262,7 @@ static void records_corrupt(struct buf *b)
 /* Patch the size (or type) of the second record and expect a clean error. */
 static void test_bad_records(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_corrupt, 0 };
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_corrupt, 0, 0, 0 };
 	struct buf f = build(&o);
 	uint64_t data_off;
 	size_t rec2;
@@ -278,14 +278,14 @@ static void test_bad_records(void)
 	expect_error(f.p, f.len, "record split mid-way", "record");
 	f.p[rec2 + 6] = 48;
 	f.p[rec2] = PERF_RECORD_COMPRESSED;
-	expect_error(f.p, f.len, "compressed record", "compressed");
+	expect_error(f.p, f.len, "garbage compressed record", "decompress");
 	free(f.p);
 }
 
 /* Cut the file at every byte: each prefix is an error, never a crash or a hang. */
 static void test_truncation(void)
 {
-	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0 };
+	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0, 0, 0 };
 	struct buf f = build(&o);
 	uint64_t times[64];
 	char err[256];

@@ -162,7 +162,7 @@ static struct profile *load(const struct profile_load_opts *o, struct seen *s)
 static void write_data(int nr_attrs, void (*records)(struct buf *b))
 {
 	struct file_opts fo = { sizeof(struct perf_event_attr), nr_attrs, true, records,
-				SAMPLE_TYPE };
+				SAMPLE_TYPE, 0, 0 };
 	struct buf f = build(&fo);
 
 	buf_write(&f, data);
@@ -263,6 +263,128 @@ static void test_no_chain(void)
 	profile_free(p);
 }
 
+/*
+ * PERF_SAMPLE_READ with PERF_FORMAT_GROUP|ID (leader sampling): each counter read is a sample
+ * of its own event, with the period since that counter's last read; a period of 0 delivers
+ * nothing, an id of no event is counted as unknown.
+ */
+static void put_read_sample(struct buf *b, uint64_t time, const uint64_t *vals, size_t nr)
+{
+	uint64_t w[32] = { 100, LEAF + 0x10, (uint64_t)5 << 32 | 5, time, 1 };
+	size_t n = 5;
+
+	w[n++] = nr;
+	for (size_t i = 0; i < nr * 2; i++)
+		w[n++] = vals[i];
+	w[n++] = 2;
+	w[n++] = (uint64_t)PERF_CONTEXT_KERNEL;
+	w[n++] = LEAF + 0x10;
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, n);
+}
+
+static void records_group_read(struct buf *b)
+{
+	put_kernel_map(b);
+	put_read_sample(b, 10, (uint64_t[]){ 1000, 100, 300, 110 }, 2);
+	put_read_sample(b, 11, (uint64_t[]){ 2500, 101, 300, 111 }, 2);	/* other cpu's ids */
+	put_read_sample(b, 12, (uint64_t[]){ 2600, 101, 300, 111 }, 2);
+	put_read_sample(b, 13, (uint64_t[]){ 2700, 100, 7, 999 }, 2);
+}
+
+static void test_group_read(void)
+{
+	struct file_opts fo = { sizeof(struct perf_event_attr), 2, true, records_group_read,
+				SAMPLE_TYPE | PERF_SAMPLE_READ,
+				PERF_FORMAT_GROUP | PERF_FORMAT_ID, 0 };
+	struct profile_load_opts o = { .kallsyms = syms };
+	struct buf f = build(&fo);
+	struct profile *p;
+	struct seen s;
+
+	buf_write(&f, data);
+	free(f.p);
+	p = load(&o, &s);
+	ok(p && p->nr_events == 2, "both members of the group have samples");
+	if (p && p->nr_events == 2) {
+		is_u64(p->events[0].nr_samples, 4, "the leader: every read that counted");
+		is_u64(callgraph_total_period(p->events[0].cg), 1000 + 2500 + 100 + 1700,
+		       "periods since each counter's (id's) own last read");
+		is_u64(p->events[1].nr_samples, 2, "the member: zero periods deliver nothing");
+		is_u64(callgraph_total_period(p->events[1].cg), 600, "its own periods");
+		is_u64(p->nr_unknown_id, 1, "a value of no known id is counted");
+	}
+	profile_free(p);
+}
+
+/*
+ * --call-graph lbr: the chain up to its PERF_CONTEXT_USER marker, then the LBR's first target
+ * and every source, instead of the user chain recorded. And a precise ip: the chain as
+ * recorded, Self to the ip.
+ */
+static void records_lbr(struct buf *b)
+{
+	/* ip, tid, time, period, chain: kernel leaf, USER, a user frame the LBR replaces */
+	uint64_t w[32] = { 100, LEAF + 0x10, (uint64_t)6 << 32 | 6, 10, 1, 4,
+			   (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10,
+			   (uint64_t)PERF_CONTEXT_USER, 0x1000 };
+	size_t n = 10;
+
+	put_kernel_map(b);
+	/* branch stack: nr, {from, to, flags} newest first (user addresses: unresolved) */
+	w[n++] = 2;
+	memcpy(&w[n], (uint64_t[]){ 0x2000, 0x3000, 0, 0x4000, 0x2100, 0 }, 48);
+	n += 6;
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, n);
+}
+
+static void records_skid(struct buf *b)
+{
+	static const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10, MID + 0x20 };
+
+	put_kernel_map(b);
+	put_ksample(b, 4, 10, 100, chain, 3);	/* ip = LEAF + 0x10: the chain's first */
+	{
+		uint64_t w[] = { 100, LEAF + 0x11, (uint64_t)4 << 32 | 4, 11, 100, 3,
+				 chain[0], chain[1], chain[2] };
+		put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 9);
+		w[1] = TOP + 1;		/* skid into another function */
+		w[3] = 12;
+		put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 9);
+	}
+}
+
+static void test_lbr_and_skid(void)
+{
+	struct file_opts fo = { sizeof(struct perf_event_attr), 1, true, records_lbr,
+				SAMPLE_TYPE | PERF_SAMPLE_BRANCH_STACK, 0,
+				PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK };
+	struct profile_load_opts o = { .kallsyms = syms, .keep_addrs = true };
+	struct buf f = build(&fo);
+	struct profile *p;
+	struct seen s;
+
+	buf_write(&f, data);
+	free(f.p);
+	p = load(&o, &s);
+	ok(p && strstr(s.text, ":6 -1 -1:leaf<-0x<-0x<-0x 1 1\n") != NULL,
+	   "LBR: kernel chain, the first target, every source; the recorded user chain dropped");
+	if (p && !strstr(s.text, ":6 -1 -1:leaf<-0x<-0x<-0x 1 1\n"))
+		diag("%s", s.text);
+	profile_free(p);
+
+	write_data(1, records_skid);
+	p = load(&(struct profile_load_opts){ .kallsyms = syms }, &s);
+	ok(p && strstr(s.text, ":4 -1 -1:leaf<-mid 200 2\n") != NULL,
+	   "an ip in the chain's first function: the chain as recorded, no extra leaf");
+	ok(p && strstr(s.text, ":4 -1 -1:leaf<-mid 100 1\n") != NULL,
+	   "an ip elsewhere: the chain as recorded too (Self goes to the ip)");
+	ok(p && !strstr(s.text, "leaf<-leaf") && !strstr(s.text, "top"), "no ip frame in a chain");
+	ok(p && p->nr_self_elsewhere == 1, "the sample whose ip is elsewhere is counted");
+	if (p && !strstr(s.text, "leaf<-mid 200 2"))
+		diag("%s", s.text);
+	profile_free(p);
+}
+
 static void test_errors(void)
 {
 	struct profile_load_opts o = { .kallsyms = syms };
@@ -291,6 +413,8 @@ int main(void)
 	test_names_and_frames();
 	test_two_events();
 	test_no_chain();
+	test_group_read();
+	test_lbr_and_skid();
 	test_errors();
 	unlink(data);
 	unlink(syms);

@@ -7,7 +7,7 @@
 # __libc_start_main_impl, ld.so's start-up code); kprof must show the same frames, which the
 # keys (LKP drops lines naming "(inlined)" frames) and the folded stacks both check.
 . "$(dirname "$0")/lib.sh"
-. "$KPROF_SRC/tests/e2e/lib-lkp.sh"
+. "$KPROF_SRC/tests/e2e/lib-perf-compare.sh"
 
 # -B -N: perf reads the binaries by path, as kprof does, not copies in a build-id cache
 test_expect_success PERF,PERF_EVENTS 'record the fixture with --call-graph dwarf' '
@@ -20,7 +20,11 @@ test_expect_success PERF,PERF_EVENTS 'record the fixture with --call-graph dwarf
 '
 
 test_expect_success PERF,PERF_EVENTS 'lkp keys equal perf report parsed by LKP rules' '
-	compare_lkp dw.data
+	compare_keys dw.data
+'
+
+test_expect_success PERF,PERF_EVENTS 'sample counts and periods equal perf script' '
+	compare_counts dw.data
 '
 
 test_expect_success PERF,PERF_EVENTS 'the call tree above the leaves is unwound' '

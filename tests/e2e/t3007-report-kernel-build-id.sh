@@ -7,7 +7,7 @@
 # kernel build-id is rewritten to a foreign one to make "a recording of another kernel"; perf
 # 6.1 reading the same file is the oracle each time.
 . "$(dirname "$0")/lib.sh"
-. "$KPROF_SRC/tests/e2e/lib-lkp.sh"
+. "$KPROF_SRC/tests/e2e/lib-perf-compare.sh"
 
 # keys CACHE DATA OUT: compare_lkp with perf's build-id cache in CACHE (perf takes it as
 # --buildid-dir, kprof as PERF_BUILDID_DIR); kprof's stderr in OUT.err

@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# lib-perf-compare.sh - kprof against perf 6.1 reading the same perf.data (sourced after
+# lib.sh): LKP keys per event, sample counts and periods per event, folded stacks.
+
+E2E=$KPROF_SRC/tests/e2e
+LKP_OPTS="--no-group --children --header -U -g folded,0.5,callee --sort=dso,symbol"
+
+# perf's keys for every event of a file: each "# Samples: ... of event 'X'" section alone
+# through LKP's parser (which reads the first event of its input only).
+perf_keys() {
+	# shellcheck disable=SC2086
+	perf report $LKP_OPTS -i "$1" 2>/dev/null |
+		awk -v p="$1.sec" '/^# Samples: .* of events? / {
+			n++; f = p "." n; print "# ========" >f; sub(/of events /, "of event ")
+		} n { print >f }'
+	for sec in "$1".sec.*; do
+		perl "$E2E/lkp-parse-perf-profile.pl" <"$sec"
+	done | perl "$E2E/lkp-pfx-rename.pl" /proc/kallsyms | LC_ALL=C sort
+}
+
+# kprof's keys of $1 against perf's keys of $2 (default: the same file).
+compare_keys() {
+	perf_keys "${2:-$1}" >"$1.perf"
+	"$KPROF" report --format lkp -i "$1" >"$1.kprof" 2>"$1.err"
+	test -s "$1.perf" && test -s "$1.kprof"
+	perl "$E2E/lkp-keys-compare.pl" "$1.perf" "$1.kprof" 0.01
+}
+
+# "event samples period" per event, from perf script and from kprof's table.
+compare_counts() {
+	perf script -G -F event,period -i "$1" 2>/dev/null |
+		awk '{ sub(/:$/, "", $2); n[$2]++; s[$2] += $1 }
+		     END { for (e in n) printf "%s %d %d\n", e, n[e], s[e] }' |
+		LC_ALL=C sort >"$1.perf-counts"
+	"$KPROF" report --format table -i "$1" 2>/dev/null |
+		awk '/^# Event: / { e = $3; gsub("\047", "", e) } /^# Samples: / { n = $3 }
+		     /^# Event count: / { printf "%s %d %d\n", e, n, $4 }' |
+		LC_ALL=C sort >"$1.kprof-counts"
+	cat "$1.perf-counts"
+	test -s "$1.perf-counts" && test_cmp "$1.perf-counts" "$1.kprof-counts"
+}
+
+compare_folded() {
+	perf script -i "$1" 2>/dev/null | "$KPROF" collapse --perl-compat - >"$1.folded-perf"
+	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>/dev/null
+	test -s "$1.folded-perf" && test_cmp "$1.folded-perf" "$1.folded-kprof"
+}
+
