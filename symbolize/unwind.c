@@ -241,8 +241,12 @@ int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM
 		.ips = ips, .max = max,
 	};
 	sp = procs_find(session_procs(s), pid);
-	if (!sp)
-		return 0;	/* nothing mapped: no module to unwind in */
+	/*
+	 * Nothing mapped at the pc: perf's fresh Dwfl then has no module to tell libdwfl the
+	 * machine and dwfl_attach_state() fails, so there is no chain at all.
+	 */
+	if (!sp || !proc_map_find(sp, regs[16]))
+		return 0;
 	c->pid = pid;
 	c->p = proc_get(s, *slot, sp);
 	if (!c->p)
