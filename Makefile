@@ -182,7 +182,8 @@ e2e: tests
 	$(TEST_ENV) prove $(PROVE_FLAGS) $(E2E)
 
 # The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
-THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t
+THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t \
+		   $(O)/tests/unit/test-symbolize-prefetch.t
 
 test-mem: $(UNIT_T)
 	@for t in $(UNIT_T); do \
@@ -192,7 +193,8 @@ test-mem: $(UNIT_T)
 	done
 	@for t in $(THREADED_T); do \
 		echo "== helgrind $$t"; \
-		valgrind -q --tool=helgrind --error-exitcode=1 $$t >/dev/null || exit 1; \
+		valgrind -q --tool=helgrind --suppressions=tests/helgrind.supp --error-exitcode=1 \
+			$$t >/dev/null || exit 1; \
 	done
 
 deps:

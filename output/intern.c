@@ -4,6 +4,7 @@
  * See output-int.h for the contracts.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,17 +296,28 @@ const char *dso_basename(const char *dso)
 
 uint64_t percent_hundredths(uint64_t part, uint64_t total)
 {
-	char buf[64];
-	const char *p;
-	uint64_t v = 0;
+	double x;
+	uint64_t m, q, r, half;
+	int e, s;
 
 	if (!total)
 		return 0;
-	/* perf's expression and format (hist.c, callchain.c): the rounding is printf's. */
-	snprintf(buf, sizeof(buf), "%.2f", part * 100.0 / total);
-	for (p = buf; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			v = v * 10 + (*p - '0');
-	}
-	return v;
+	/*
+	 * perf's expression and format (hist.c, callchain.c): "%.2f" of part * 100.0 / total,
+	 * which rounds the double's exact value to nearest, ties to even. Done here in integers
+	 * (x = m * 2^e, m < 2^53, so m * 100 < 2^60): snprintf cost 1,500 instructions a key.
+	 */
+	x = part * 100.0 / total;
+	m = (uint64_t)ldexp(frexp(x, &e), 53);
+	e -= 53;
+	m *= 100;
+	if (e >= 0)
+		return m << e;
+	s = -e;
+	if (s > 62)
+		return 0;	/* x * 100 < 2^60 / 2^63 */
+	q = m >> s;
+	r = m & ((1ULL << s) - 1);
+	half = 1ULL << (s - 1);
+	return q + (r > half || (r == half && (q & 1)));
 }

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,13 @@ struct sym_load {
 };
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (.debug, /usr/lib/debug) */
+
+/*
+ * libelf and libdwfl keep process-wide state (elf_version's, debuginfod's) that they do not
+ * lock: one thread at a time reads ELF files (prefetch.c's loader, the session's own thread,
+ * the kernel symbols' loading thread), each in a Dwfl of its own.
+ */
+static pthread_mutex_t libdw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf	= dwfl_build_id_find_elf,
@@ -140,7 +148,7 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 	Elf_Scn *rel = section_by_name(elf, ".rela.plt", &rel_shdr), *dynsym;
 	Elf_Data *rels, *syms;
 	uint64_t start;
-	char name[1024];
+	char buf[512];
 
 	if (!rel)
 		rel = section_by_name(elf, ".rel.plt", &rel_shdr);
@@ -159,7 +167,8 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		GElf_Rel r;
 		GElf_Sym sym;
 		const char *sname;
-		char *demangled;
+		char *name;
+		size_t len;
 		uint64_t info;
 
 		if (rel_shdr.sh_type == SHT_RELA && gelf_getrela(rels, (int)i, &rela))
@@ -173,13 +182,21 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
 		if (!sname)
 			break;
-		demangled = sym_demangle(sname);
-		snprintf(name, sizeof(name), "%s@plt", demangled ? demangled : sname);
-		free(demangled);
+		/* "NAME@plt", demangled when a profile hits it (sym_entry_demangled) */
+		len = strlen(sname);
+		name = len + 5 <= sizeof(buf) ? buf : malloc(len + 5);
+		if (!name)
+			return -ENOMEM;
+		memcpy(name, sname, len);
+		memcpy(name + len, "@plt", 5);
 		sname = sym_strpool_copy(&e->names, name);
+		if (name != buf)
+			free(name);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))
 			return -ENOMEM;
+		e->tab.v[e->tab.nr - 1].plt = true;
+		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(sname);
 		start += plt_shdr.sh_entsize;
 	}
 	symtab_sort(&e->tab);
@@ -230,8 +247,8 @@ static bool build_id_matches(Dwfl_Module *mod, const uint8_t *want, size_t want_
 	return n > 0 && build_id_equal(got, (size_t)n, want, want_len);
 }
 
-static int load(struct elf_syms *e, const char *path, const void *image, size_t image_len,
-		const uint8_t *want_id, size_t want_len)
+static int load_locked(struct elf_syms *e, const char *path, const void *image,
+		       size_t image_len, const uint8_t *want_id, size_t want_len)
 {
 	struct sym_load *l = calloc(1, sizeof(*l));
 	char fdpath[64];
@@ -288,6 +305,17 @@ fail:
 	return err;
 }
 
+static int load(struct elf_syms *e, const char *path, const void *image, size_t image_len,
+		const uint8_t *want_id, size_t want_len)
+{
+	int err;
+
+	pthread_mutex_lock(&libdw_lock);
+	err = load_locked(e, path, image, image_len, want_id, want_len);
+	pthread_mutex_unlock(&libdw_lock);
+	return err;
+}
+
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len)
 {
 	return load(e, path, image, image_len, NULL, 0);
@@ -335,16 +363,16 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 
 	if (!e->dwarf)
 		return NULL;
+	pthread_mutex_lock(&libdw_lock);
 	cu = dwfl_module_addrdie(e->dwarf->mod, vaddr, &bias);
-	if (!cu)
-		return NULL;
-	n = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	n = cu ? dwarf_getscopes(cu, vaddr - bias, &scopes) : 0;
 	for (int i = 0; i < n && !name; i++) {
 		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
 			continue;
 		name = dwarf_diename(&scopes[i]);
 		*start = dwarf_lowpc(&scopes[i], &lowpc) ? vaddr : lowpc + bias;
 	}
+	pthread_mutex_unlock(&libdw_lock);
 	free(scopes);
 	return name;
 }

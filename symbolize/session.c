@@ -14,16 +14,24 @@
 
 enum file_state { FILE_UNLOADED, FILE_LOADED, FILE_NO_SYMBOLS };
 
-/* A mapped file (or special mapping), shared by every process that maps it. */
+/*
+ * A mapped file (or special mapping), shared by every process that maps it. Loaded by the
+ * prefetch thread or the session's (prefetch.c: @pf says which, under its lock); the outcome is
+ * counted in the session's stats when the file is first used, so stats and the stale-file
+ * warning do not depend on which files the loader got to.
+ */
 struct sym_file {
 	const char	*path;		/* interned; also the dso name handed out */
 	enum file_state	state;
+	uint8_t		pf;		/* PF_NONE, PF_QUEUED, PF_LOADING, PF_DONE */
+	bool		counted;	/* in the stats */
+	bool		from_cache;	/* read from perf's build-id cache */
+	int		load_err;	/* why it has no symbols (FILE_NO_SYMBOLS) */
 	bool		perf_map;	/* a JIT map: addresses are looked up as they are */
 	struct elf_syms	elf;		/* ELF files and the vdso */
 	char		*perf_map_text;	/* perf_map: the file's text, names point into it */
 	uint8_t		build_id[20];	/* as recorded; build_id_len 0: not known */
 	uint8_t		build_id_len;
-	bool		from_cache;	/* loaded from perf's build-id cache copy */
 };
 
 struct sym_session {
@@ -43,6 +51,7 @@ struct sym_session {
 	 * generation, and the cache key of kernel addresses is odd (never a file pointer).
 	 */
 	uintptr_t		kernel_gen;
+	struct sym_prefetch	prefetch;	/* files loaded ahead (sym_session_prefetch) */
 };
 
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
@@ -63,7 +72,12 @@ struct sym_session *sym_session_new(const struct sym_opts *opts)
 
 	if (!s)
 		return NULL;
-	err = kernel_syms_init(&s->kernel, opts, &s->pool);
+	if (opts && opts->no_kernel) {
+		s->kernel.source = strdup("none");
+		err = s->kernel.source ? 0 : -ENOMEM;
+	} else {
+		err = kernel_syms_init(&s->kernel, opts, &s->pool);
+	}
 	s->unknown = sym_strpool_intern(&s->pool, UNKNOWN_DSO);
 	if (!err && !s->unknown)
 		err = -ENOMEM;
@@ -79,6 +93,7 @@ void sym_session_free(struct sym_session *s)
 {
 	if (!s)
 		return;
+	prefetch_stop(&s->prefetch);
 	for (size_t i = 0; s->files.slots && i <= s->files.mask; i++) {
 		struct sym_file *f = s->files.slots[i];
 
@@ -175,6 +190,7 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
 	if (filename == jit_map)
 		m.file->perf_map = true;
 	m.dso = path;
+	prefetch_queue(&s->prefetch, m.file);
 	return proc_map_insert(p, &m);
 }
 
@@ -224,7 +240,7 @@ static bool build_id_cache_path(const struct sym_file *f, char *path, size_t siz
  * A file with a recorded build-id: itself if it still has it, else the build-id cache's copy
  * (perf record leaves one there), else nothing: -ESTALE.
  */
-static int load_checked(struct sym_session *s, struct sym_file *f)
+static int load_checked(struct sym_file *f)
 {
 	char cached[4096];
 	int err = elf_syms_load_checked(&f->elf, f->path, f->build_id, f->build_id_len);
@@ -235,7 +251,6 @@ static int load_checked(struct sym_session *s, struct sym_file *f)
 		return err;
 	if (elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
 		return err;
-	s->stats.files_from_cache++;
 	f->from_cache = true;
 	return 0;
 }
@@ -244,7 +259,7 @@ static int load_checked(struct sym_session *s, struct sym_file *f)
  * Another kernel's vdso (its build-id is not the live one's): the copy perf record put in the
  * build-id cache, .build-id/NN/REST/vdso. 0, or -ESTALE when there is none.
  */
-static int load_cached_vdso(struct sym_session *s, struct sym_file *f)
+static int load_cached_vdso(struct sym_file *f)
 {
 	char cached[4096];
 
@@ -252,7 +267,6 @@ static int load_cached_vdso(struct sym_session *s, struct sym_file *f)
 				 cached, sizeof(cached)) || access(cached, R_OK) ||
 	    elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
 		return -ESTALE;
-	s->stats.files_from_cache++;
 	f->from_cache = true;
 	return 0;
 }
@@ -305,8 +319,10 @@ static bool is_special_mapping(const char *path)
 	return path[0] != '/' || !strncmp(path, "/dev/", 5) || !strncmp(path, "/memfd:", 7);
 }
 
-static void file_load(struct sym_session *s, struct sym_file *f)
+/* prefetch.c's load: in either thread, touching nothing but @item. */
+static void file_load(void *item, void *arg)
 {
+	struct sym_file *f = item;
 	void *image = NULL;
 	size_t image_len = 0;
 	int err = -ENOENT;
@@ -322,21 +338,44 @@ static void file_load(struct sym_session *s, struct sym_file *f)
 		else if (image)
 			err = elf_syms_load(&f->elf, NULL, image, image_len);
 		free(image);
-		if (err && f->build_id_len && load_cached_vdso(s, f) == 0)
+		if (err && f->build_id_len && load_cached_vdso(f) == 0)
 			err = 0;
 	} else if (!is_special_mapping(f->path)) {
-		err = f->build_id_len ? load_checked(s, f) :
+		err = f->build_id_len ? load_checked(f) :
 		      elf_syms_load(&f->elf, f->path, NULL, 0);
 	}
-	if (err) {
-		f->state = FILE_NO_SYMBOLS;
-		s->stats.files_failed++;
-		if (err == -ESTALE && !s->stats.files_stale++)
-			s->stats.first_stale = f->path;
+	f->load_err = err;
+	f->state = err ? FILE_NO_SYMBOLS : FILE_LOADED;
+}
+
+static uint8_t *file_pf_state(void *item)
+{
+	return &((struct sym_file *)item)->pf;
+}
+
+/* @f loaded, and counted in the stats the first time. */
+static void file_use(struct sym_session *s, struct sym_file *f)
+{
+	if (f->counted)
+		return;
+	if (s->prefetch.load)
+		prefetch_take(&s->prefetch, f);
+	else
+		file_load(f, NULL);
+	f->counted = true;
+	if (f->state == FILE_LOADED) {
+		s->stats.files_loaded++;
+		s->stats.files_from_cache += f->from_cache;
 		return;
 	}
-	f->state = FILE_LOADED;
-	s->stats.files_loaded++;
+	s->stats.files_failed++;
+	if (f->load_err == -ESTALE && !s->stats.files_stale++)
+		s->stats.first_stale = f->path;
+}
+
+int sym_session_prefetch(struct sym_session *s)
+{
+	return prefetch_start(&s->prefetch, file_load, file_pf_state, NULL);
 }
 
 static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off,
@@ -351,8 +390,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	e->sym = NULL;
 	e->sym_off = 0;
 	e->sym_id = 0;
-	if (f->state == FILE_UNLOADED)
-		file_load(s, f);
+	file_use(s, f);
 	if (f->state != FILE_LOADED)
 		return;
 	if (f->perf_map)
@@ -438,8 +476,7 @@ int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map
 	out->gen = p->gen;
 	if (f->perf_map || (is_special_mapping(f->path) && strcmp(f->path, "[vdso]")))
 		return 0;
-	if (f->state == FILE_UNLOADED)
-		file_load(s, f);
+	file_use(s, f);
 	if (f->state != FILE_LOADED)
 		return 0;
 	if (!strcmp(f->path, "[vdso]")) {

@@ -13,11 +13,13 @@
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
  *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
  *   unwind-inline.c  the inlined-function frames perf shows for an unwound address
+ *   prefetch.c  mapped files loaded in a thread of their own, ahead of their first lookup
  *   session.c   the public API
  */
 #ifndef KPROF_SYMBOLIZE_LOCAL_H
 #define KPROF_SYMBOLIZE_LOCAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +89,11 @@ struct sym_entry {
 	 * sym_demangle(name) when that is not NULL (see sym_entry_name, sym_entry_demangled).
 	 */
 	bool		mangled;
+	/*
+	 * A synthesized "NAME@plt": @name is that text, @mangled says whether NAME may be, and
+	 * the name shown is perf's "%s@plt" of NAME demangled (in 1024 bytes), made on first use.
+	 */
+	bool		plt;
 };
 struct symtab {
 	struct sym_entry	*v;
@@ -237,6 +244,33 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 void kernel_syms_release(struct kernel_syms *k);
 /* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
 const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
+
+/* ---- prefetch.c ------------------------------------------------------------------------------ */
+/* Where an item stands (a byte of the item's, read and written under the lock once started). */
+enum { PF_NONE, PF_QUEUED, PF_LOADING, PF_DONE };
+struct sym_prefetch {
+	pthread_mutex_t	lock;
+	pthread_cond_t	work, done;	/* an item queued / an item loaded (or stop) */
+	void		**queue;
+	size_t		head, nr, alloc;
+	bool		inited, started, stop;
+	pthread_t	thread;
+	void		(*load)(void *item, void *arg);
+	uint8_t		*(*state)(void *item);
+	void		*arg;
+};
+/*
+ * Start the loader thread: it calls @load on queued items, in order, unless the session's
+ * thread took them first. 0, or -errno when no thread could start: then prefetch_take() loads.
+ */
+int prefetch_start(struct sym_prefetch *p, void (*load)(void *item, void *arg),
+		   uint8_t *(*state)(void *item), void *arg);
+/* Queue @item (state PF_NONE) for loading; nothing without a loader thread or memory. */
+void prefetch_queue(struct sym_prefetch *p, void *item);
+/* Return once @item is loaded: by the loader, or now by the caller. */
+void prefetch_take(struct sym_prefetch *p, void *item);
+/* Stop the loader (items not yet loaded stay so) and free the queue. Zeroed p: nothing. */
+void prefetch_stop(struct sym_prefetch *p);
 
 /* ---- session.c ------------------------------------------------------------------------------- */
 /* The name to hand out for @e: interned on first use so equal names give equal pointers. */

@@ -17,7 +17,8 @@
  * caller may intern by pointer.
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
- * A session is not thread-safe: use one per thread, or lock around it.
+ * A session is not thread-safe: use one per thread, or lock around it (its prefetch thread, if
+ * started, is its own business).
  * See docs/symbolize.md for where names come from and how they match perf 6.1.
  */
 #ifndef KPROF_SYMBOLIZE_H
@@ -50,6 +51,12 @@ struct sym_opts {
 	 */
 	const uint8_t	*kernel_build_id;
 	size_t		kernel_build_id_len;
+	/*
+	 * User space only: no kernel symbols are loaded (kernel addresses and pid -1 maps are
+	 * for another session), the source is "none". For a caller that names kernel frames in
+	 * a session of their own, on another thread.
+	 */
+	bool		no_kernel;
 };
 
 struct sym_result {
@@ -103,6 +110,15 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
  */
 int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
 			     size_t len);
+/*
+ * Load mapped files ahead, in a thread of the session's own: each file is queued when first
+ * given to sym_session_add_map(), and a lookup in it waits only if the file is being loaded
+ * at that moment (else it is loaded there and then, as without prefetching). Names, stats and
+ * warnings are the same either way; files mapped but never looked up are read for nothing.
+ * Give build-ids (sym_session_set_build_id) before the mappings. 0, or -errno when no thread
+ * can start (the session then loads on first use, as before).
+ */
+int sym_session_prefetch(struct sym_session *s);
 /* @child starts with a copy of @parent's mappings (FORK record; threads share the parent's). */
 int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
 

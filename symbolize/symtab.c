@@ -6,6 +6,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	e->binding = binding;
 	e->sized = len != 0;
 	e->mangled = false;
+	e->plt = false;
 	t->nr++;
 	return 0;
 }
@@ -67,8 +69,28 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/* perf 6.1's dso__synthesize_plt_symbols name: snprintf(1024, "%s@plt", demangled or not). */
+static const char *plt_name(const struct sym_entry *e, char **owned)
+{
+	size_t len = strlen(e->name);
+	char *base = strndup(e->name, len >= 4 ? len - 4 : len), *demangled;
+
+	*owned = NULL;
+	if (!base)
+		return e->name;
+	demangled = e->mangled ? sym_demangle(base) : NULL;
+	*owned = malloc(1024);
+	if (*owned)
+		snprintf(*owned, 1024, "%s@plt", demangled ? demangled : base);
+	free(demangled);
+	free(base);
+	return *owned ? *owned : e->name;
+}
+
 const char *sym_entry_demangled(const struct sym_entry *e, char **owned)
 {
+	if (e->plt)
+		return plt_name(e, owned);
 	*owned = e->mangled ? sym_demangle(e->name) : NULL;
 	return *owned ? *owned : e->name;
 }
@@ -178,13 +200,70 @@ static void drop_duplicates(struct symtab *t)
 	t->nr = out + 1;
 }
 
+struct sort_key {
+	uint64_t	start;
+	size_t		at;		/* index in the input */
+};
+
 /*
- * Merge a[0..na) and b[0..nb) (each sorted by start) into out, a first on equal starts. out may
- * be where b is, na elements before it: the writes never overtake the reads.
+ * LSD radix sort of @n keys by start, 11 bits a pass, stable: passes over digits that are
+ * the same in every key (the high bits of a file's addresses) are skipped. Sorted lands in
+ * @a or @b; returns which.
  */
-static void merge_entries(const struct sym_entry *a, size_t na, const struct sym_entry *b,
-			  size_t nb, struct sym_entry *out)
+static struct sort_key *radix_sort(struct sort_key *a, struct sort_key *b, size_t n)
 {
+	enum { BITS = 11, DIGITS = 1u << BITS };
+	uint64_t all_or = 0, all_and = UINT64_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		all_or |= a[i].start;
+		all_and &= a[i].start;
+	}
+	for (unsigned int shift = 0; shift < 64; shift += BITS) {
+		size_t count[DIGITS] = { 0 }, sum = 0;
+		struct sort_key *t;
+
+		if (!(((all_or ^ all_and) >> shift) & (DIGITS - 1)))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].start >> shift) & (DIGITS - 1)]++;
+		for (size_t d = 0; d < DIGITS; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i].start >> shift) & (DIGITS - 1)]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * A sorted table with sorted entries appended (the @plt symbols): one stable merge. False when
+ * the table is not two runs (or there is no memory for the merge).
+ */
+static bool merge_two_runs(struct symtab *t)
+{
+	size_t k = 1, na, nb;
+	struct sym_entry *a, *b, *out, *v;
+
+	while (k < t->nr && t->v[k - 1].start <= t->v[k].start)
+		k++;
+	for (size_t i = k + 1; i < t->nr; i++)
+		if (t->v[i - 1].start > t->v[i].start)
+			return false;
+	v = malloc(t->nr * sizeof(*v));
+	if (!v)
+		return false;
+	a = t->v;
+	na = k;
+	b = t->v + k;
+	nb = t->nr - k;
+	out = v;
 	while (na && nb) {
 		if (b->start < a->start) {
 			*out++ = *b++;
@@ -194,46 +273,52 @@ static void merge_entries(const struct sym_entry *a, size_t na, const struct sym
 			na--;
 		}
 	}
-	memmove(out, a, na * sizeof(*a));
-	memmove(out + na, b, nb * sizeof(*b));
-}
-
-/* Stable merge sort of v[0..n) with room for n / 2 entries in tmp. */
-static void sort_entries(struct sym_entry *v, size_t n, struct sym_entry *tmp)
-{
-	size_t half = n / 2;
-
-	if (n < 2)
-		return;
-	sort_entries(v, half, tmp);
-	sort_entries(v + half, n - half, tmp);
-	if (v[half - 1].start <= v[half].start)	/* the halves are in order already */
-		return;
-	memcpy(tmp, v, half * sizeof(*v));
-	merge_entries(tmp, half, v + half, n - half, v);
+	memcpy(out, a, na * sizeof(*a));
+	memcpy(out + na, b, nb * sizeof(*b));
+	free(t->v);
+	t->v = v;
+	t->alloc = t->nr;
+	return true;
 }
 
 /*
- * Sorted by start, equal starts in input order (perf's rbtree insertion order). Symbol tables
- * come in long ascending stretches (by section, by object file), which the merge sort passes
- * over without merging; glibc's qsort would sort these large elements indirectly, at several
- * times the cost on a C++ program's table. Without memory for the merge, qsort.
+ * Sorted by start, equal starts in the order they are in (perf's rbtree insertion order). A
+ * dynamic symbol table comes in hash order: sorting 16-byte keys by radix and moving each
+ * (48-byte) entry once costs a fraction of a comparison sort. Without memory for it, qsort.
  */
 void symtab_sort(struct symtab *t)
 {
-	struct sym_entry *tmp;
+	struct sort_key *keys, *tmp, *sorted_keys;
+	struct sym_entry *v;
 	bool sorted = true;
 
 	for (size_t i = 1; i < t->nr && sorted; i++)
 		sorted = t->v[i - 1].start <= t->v[i].start;
 	if (sorted)
 		return;
-	tmp = malloc(t->nr / 2 * sizeof(*tmp));
-	if (tmp)
-		sort_entries(t->v, t->nr, tmp);
-	else
+	if (merge_two_runs(t))
+		return;
+	keys = malloc(2 * t->nr * sizeof(*keys));
+	v = malloc(t->nr * sizeof(*v));
+	if (!keys || !v) {
+		free(keys);
+		free(v);
+		/* the array order is the order field's until entries are dropped */
+		for (size_t i = 0; i < t->nr; i++)
+			t->v[i].order = (uint32_t)i;
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
-	free(tmp);
+		return;
+	}
+	tmp = keys + t->nr;
+	for (size_t i = 0; i < t->nr; i++)
+		keys[i] = (struct sort_key){ .start = t->v[i].start, .at = i };
+	sorted_keys = radix_sort(keys, tmp, t->nr);
+	for (size_t i = 0; i < t->nr; i++)
+		v[i] = t->v[sorted_keys[i].at];
+	free(t->v);
+	free(keys);
+	t->v = v;
+	t->alloc = t->nr;
 }
 
 void symtab_finish(struct symtab *t, bool kallsyms)

@@ -196,6 +196,12 @@ struct pipe_stack {
 	int32_t		pid, tid;
 	uint32_t	nr;
 	uint16_t	misc;		/* header.misc cpumode bits */
+	/*
+	 * Set by the kernel side (pipeline-kernel.c): the chain's first frame is the sample's
+	 * ip, so the ip is not resolved on its own.
+	 */
+	bool		ip_first;
+	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct kframe *. */
 	uint64_t	ip, period, samples;
 };
 
@@ -230,7 +236,7 @@ struct pipe_queue {
 	bool			failed;		/* the consumer stopped on an error */
 	bool			threaded;
 	pthread_t		thread;
-	int			(*consume)(void *arg, const uint64_t *w, size_t nr);
+	int			(*consume)(void *arg, uint64_t *w, size_t nr);
 	void			*arg;
 	int			ret;		/* the consumer's first error */
 };
@@ -240,7 +246,7 @@ struct pipe_queue {
  * first, in that thread; a non-zero return fails the queue). Returns 0 or -errno.
  */
 int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
-		    int (*consume)(void *arg, const uint64_t *w, size_t nr), void *arg);
+		    int (*consume)(void *arg, uint64_t *w, size_t nr), void *arg);
 /* Space for @words more words at the end of @b; NULL on ENOMEM. */
 uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words);
 /*
@@ -248,12 +254,113 @@ uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words);
  * PIPE_DEPTH batches wait. Returns 0, or the consumer's error once it has failed.
  */
 int pipe_queue_push(struct pipe_queue *q, struct pipe_batch *b, size_t min_words);
+/*
+ * Walk the messages of a batch in order: @stack for each stack (PIPE_STACK or PIPE_UNWIND: its
+ * chain words follow it, an unwind message's registers and stack copy after them),
+ * @record for each record (its body). Stops at the first non-zero return, which it returns.
+ */
+int pipe_batch_walk(uint64_t *w, size_t nr,
+		    int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
+		    int (*record)(void *arg, const struct pipe_record *rec, const char *body),
+		    void *arg);
 /* No more batches: wait for the consumer to finish them. Returns its error, or 0. */
 int pipe_queue_finish(struct pipe_queue *q);
 void pipe_batch_release(struct pipe_batch *b);
 
-/* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */
 
+/*
+ * The cpumode a call-chain context marker switches to, as perf's
+ * thread__resolve_callchain_sample does; 0 for an unknown marker, which discards the chain
+ * ("invalid callchain context").
+ */
+static inline unsigned int pipe_context_cpumode(uint64_t marker)
+{
+	switch (marker) {
+	case (uint64_t)PERF_CONTEXT_HV:
+		return PERF_RECORD_MISC_HYPERVISOR;
+	case (uint64_t)PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case (uint64_t)PERF_CONTEXT_USER:
+		return PERF_RECORD_MISC_USER;
+	default:
+		return 0;
+	}
+}
+
+/* An executable mapping from an MMAP or MMAP2 record (checked by the reading side). */
+struct pipe_map {
+	int32_t		pid;
+	uint64_t	start, len, pgoff;
+	const char	*filename;
+};
+
+/*
+ * The mapping of an MMAP or MMAP2 record, false when it is not one for the symbolizer: only
+ * executable mappings are (it takes anonymous ones for JIT code). MMAP2 says so in prot, MMAP
+ * marks data mappings (perf record -d) in misc.
+ */
+bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
+
+/* ---- the kernel side (pipeline-kernel.c) -------------------------------------------------- */
+
+/*
+ * A kernel frame, named on the reading side: one per distinct (address, kernel maps), never
+ * changed once made, so the resolving side keys its frame cache by the pointer. The strings
+ * are the kernel side's session's; everything lives until kernel_side_release().
+ */
+struct kframe {
+	uint64_t	addr;
+	const char	*sym, *dso;	/* sym NULL: unresolved */
+	uint64_t	sym_id;
+};
+
+struct kframe_slot {
+	uint64_t	addr;
+	struct kframe	*f;		/* NULL: empty */
+};
+
+struct kframe_chunk;
+
+/*
+ * The kernel's symbols, loaded by a thread of their own while the file is read (kallsyms: ~50 ms
+ * of the kernel formatting /proc/kallsyms), and the kernel frames of every batch named before
+ * the batch goes to the resolving side. Batches that fill before the symbols are there wait in
+ * order (up to KSIDE_MAX_PENDING), so neither side waits for kallsyms at the start.
+ * Used by the reading thread only, apart from the loading thread it starts.
+ */
+struct kernel_side {
+	struct sym_opts		opts;		/* strings owned by the caller */
+	struct sym_session	*sym;		/* the loader thread's until joined */
+	pthread_t		thread;
+	bool			started, joined;
+	pthread_mutex_t		lock;		/* over loaded, ret and sym until joined */
+	bool			lock_inited;
+	bool			loaded;		/* set by the loading thread when done */
+	int			ret;		/* its result */
+	struct kframe_slot	*cache;		/* by address, direct mapped */
+	struct kframe_chunk	*chunks;	/* the kframes */
+	struct pipe_batch	*pending;	/* full, waiting for the symbols, in order */
+	size_t			nr_pending, alloc_pending;
+	char			err[256];
+};
+
+/* Start loading the kernel symbols (in this thread when no other can start). 0 or -errno. */
+int kernel_side_start(struct kernel_side *k, const struct sym_opts *o);
+/*
+ * Name the kernel frames of @b and push it to @q once it holds @min_words, in order after any
+ * pending batch; waits for the symbols only when too many batches are pending (or @min_words
+ * is 1: the last batch). 0 or -errno with err filled (@peer_err: why the queue's consumer
+ * failed, when it says).
+ */
+int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
+		     size_t min_words, const char *peer_err, char *err, size_t errlen);
+/* Wait for the symbols: 0, or their loading error (err filled). */
+int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen);
+/* What is used for the kernel ("kallsyms PATH", ...), or NULL before kernel_side_wait(). */
+const char *kernel_side_source(const struct kernel_side *k);
+void kernel_side_release(struct kernel_side *k);
+
+/* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */
 
 struct resolver {
 	const struct profile_load_opts	*o;
@@ -309,12 +416,10 @@ size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 
-/* Load the kernel symbols: the queue's start function. 0 or -errno with r->err set. */
+/* Start a user-space sym_session: the queue's start function. 0 or -errno with r->err set. */
 int resolver_start(void *r);
 /* Symbolize one batch: the queue's consume function. 0 or -errno with r->err set. */
-int resolver_consume(void *r, const uint64_t *w, size_t nr);
-/* What the sym_session uses for the kernel, or NULL before resolver_start(). */
-const char *resolver_kernel_source(const struct resolver *r);
+int resolver_consume(void *r, uint64_t *w, size_t nr);
 void resolver_release(struct resolver *r);
 
 #endif

@@ -26,6 +26,36 @@ uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words)
 	return w + b->nr;
 }
 
+int pipe_batch_walk(uint64_t *w, size_t nr,
+		    int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
+		    int (*record)(void *arg, const struct pipe_record *rec, const char *body),
+		    void *arg)
+{
+	size_t at = 0;
+	int ret = 0;
+
+	while (!ret && at < nr) {
+		uint32_t type;
+
+		memcpy(&type, &w[at], sizeof(type));
+		if (type == PIPE_STACK || type == PIPE_UNWIND) {
+			struct pipe_stack *st = (void *)&w[at];
+
+			at += sizeof(*st) / 8;
+			/* the registers and stack copy after an unwind message's chain go along */
+			ret = stack(arg, st, &w[at]);
+			at += type == PIPE_UNWIND ? unwind_msg_words(st, &w[at]) : st->nr;
+		} else {
+			const struct pipe_record *rec = (const void *)&w[at];
+
+			at += sizeof(*rec) / 8;
+			ret = record(arg, rec, (const char *)&w[at]);
+			at += (rec->body_len + 7) / 8;
+		}
+	}
+	return ret;
+}
+
 void pipe_batch_release(struct pipe_batch *b)
 {
 	free(b->w);
@@ -90,7 +120,7 @@ static void *consumer(void *arg)
 }
 
 int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
-		    int (*consume)(void *arg, const uint64_t *w, size_t nr), void *arg)
+		    int (*consume)(void *arg, uint64_t *w, size_t nr), void *arg)
 {
 	struct consumer_start *cs;
 	int ret;

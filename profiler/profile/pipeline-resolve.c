@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "profiler/lib/lib.h"
 #include "profiler/perfdata/perfdata.h"
@@ -39,9 +38,9 @@ static struct frame_cache_entry *frame_slot(struct resolver *r, int32_t pid, uin
 }
 
 /*
- * The call graph id of @addr resolved in @pid's address space or the kernel's, for the graph
- * @cg of event @event. A hit in the frame cache costs one probe; a miss asks the symbolizer and
- * the graph.
+ * The call graph id of @addr resolved in @pid's address space, or of the kernel frame @addr
+ * points to (struct kframe, named by the kernel side), for the graph @cg of event @event. A hit
+ * in the frame cache costs one probe; a miss asks the symbolizer (user frames) and the graph.
  */
 static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
 		   uint64_t addr, unsigned int cpumode, uint32_t *id)
@@ -58,7 +57,16 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		pid = -1;
 	if (c->addr != addr || c->pid != pid || c->kernel != kernel || c->kgen != r->kgen ||
 	    c->gen != (kernel ? r->kgen : r->gen)) {
-		sym_session_resolve(r->sym, pid, addr, kernel, &res);
+		if (kernel) {
+			const struct kframe *kf = (const void *)(uintptr_t)addr;
+
+			res = (struct sym_result){
+				.sym = kf->sym, .dso = kf->dso, .sym_id = kf->sym_id,
+				.dso_addr = kf->addr,
+			};
+		} else {
+			sym_session_resolve(r->sym, pid, addr, false, &res);
+		}
 		*c = (struct frame_cache_entry){
 			.addr = addr, .pid = pid, .gen = kernel ? r->kgen : r->gen, .kgen = r->kgen,
 			.kernel = kernel, .sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
@@ -94,13 +102,14 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
  * resolves the ip only for the Self entry). Without a chain the stack is the ip alone. When the
  * ip names another frame than the chain's first entry (precise-ip skid, LBR call stacks), the
  * ip's frame goes in front and r->detached is set (callgraph_add_ids_ip()): perf gives Self to
- * the ip's symbol and prints the chain as recorded. Returns the number of ids, or -errno.
+ * the ip's symbol and prints the chain as recorded. Whether the chain starts at the ip the
+ * kernel side compared (st->ip_first), before it replaced kernel addresses. Returns the number
+ * of ids, or -errno.
  */
 static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
 		      const uint64_t *chain)
 {
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
-	uint64_t first_ip = 0;
 	uint32_t ip_id;
 	size_t n = 0;
 	int ret = 0;
@@ -111,8 +120,7 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	 */
 	for (uint32_t i = 0; i < st->nr && i < RESOLVE_MAX_STACK; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
-			cpumode = chain[i] == (uint64_t)PERF_CONTEXT_KERNEL ?
-				  PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			cpumode = pipe_context_cpumode(chain[i]);
 		else
 			__builtin_prefetch(frame_slot(r, st->pid, chain[i], cpumode));
 	}
@@ -121,27 +129,20 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 		uint64_t ip = chain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (ip == (uint64_t)PERF_CONTEXT_HV) {
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			} else if (ip == (uint64_t)PERF_CONTEXT_KERNEL) {
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			} else if (ip == (uint64_t)PERF_CONTEXT_USER) {
-				cpumode = PERF_RECORD_MISC_USER;
-			} else {
+			cpumode = pipe_context_cpumode(ip);
+			if (!cpumode) {
 				/* perf: "invalid callchain context", the chain is discarded. */
 				n = 0;
 				break;
 			}
 			continue;
 		}
-		if (!n)
-			first_ip = ip;
 		ret = resolve(r, cg, st->event, st->pid, ip, cpumode, &r->ids[1 + n++]);
 	}
 	if (ret)
 		return ret;
 	r->detached = false;
-	if (n && first_ip != st->ip) {
+	if (n && !st->ip_first) {
 		ret = resolve(r, cg, st->event, st->pid, st->ip, st->misc, &ip_id);
 		if (ret)
 			return ret;
@@ -227,28 +228,13 @@ int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const ui
 	return resolver_add_ids(r, cg, st, (size_t)n);
 }
 
-/*
- * MMAP and MMAP2 share pid, tid, start, len, pgoff; the filename follows at a fixed offset.
- * Only executable mappings go to the symbolizer (it takes anonymous ones for JIT code): MMAP2
- * says so in prot, MMAP marks data mappings (perf record -d) in misc. The reading side has
- * checked that the body holds a NUL-terminated name.
- */
+/* A process's executable mapping; the kernel's (pid -1) are the kernel side's. */
 static void add_map(struct resolver *r, const struct pipe_record *rec, const char *body)
 {
-	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
-	uint32_t pid, prot;
-	uint64_t v[3];
+	struct pipe_map m;
 
-	if (rec->rec_type == PERF_RECORD_MMAP2) {
-		memcpy(&prot, body + 56, 4);
-		if (!(prot & PROT_EXEC))
-			return;
-	} else if (rec->misc & PERF_RECORD_MISC_MMAP_DATA) {
-		return;
-	}
-	memcpy(&pid, body, 4);
-	memcpy(v, body + 8, sizeof(v));
-	sym_session_add_map(r->sym, (pid_t)(int32_t)pid, v[0], v[1], v[2], body + name_at);
+	if (pipe_exec_map(rec, body, &m) && m.pid != -1)
+		sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 }
 
 static int add_fork(struct resolver *r, const char *body)
@@ -291,69 +277,40 @@ static int apply_record(struct resolver *r, const struct pipe_record *rec, const
 	}
 }
 
-int resolver_consume(void *arg, const uint64_t *w, size_t nr)
+static int consume_stack(void *r, struct pipe_stack *st, uint64_t *chain)
+{
+	if (st->type == PIPE_UNWIND)
+		return resolver_unwind(r, st, chain);
+	return resolver_add_stack(r, st, chain);
+}
+
+static int consume_record(void *r, const struct pipe_record *rec, const char *body)
+{
+	return apply_record(r, rec, body);
+}
+
+int resolver_consume(void *arg, uint64_t *w, size_t nr)
 {
 	struct resolver *r = arg;
-	size_t at = 0;
-	int ret = 0;
+	int ret = pipe_batch_walk(w, nr, consume_stack, consume_record, r);
 
-	while (!ret && at < nr) {
-		uint32_t type;
-
-		memcpy(&type, &w[at], sizeof(type));
-		if (type == PIPE_STACK) {
-			const struct pipe_stack *st = (const void *)&w[at];
-
-			at += sizeof(*st) / 8;
-			ret = resolver_add_stack(r, st, &w[at]);
-			at += st->nr;
-		} else if (type == PIPE_UNWIND) {
-			const struct pipe_stack *st = (const void *)&w[at];
-
-			at += sizeof(*st) / 8;
-			ret = resolver_unwind(r, st, &w[at]);
-			at += unwind_msg_words(st, &w[at]);
-		} else {
-			const struct pipe_record *rec = (const void *)&w[at];
-
-			at += sizeof(*rec) / 8;
-			ret = apply_record(r, rec, (const char *)&w[at]);
-			at += (rec->body_len + 7) / 8;
-		}
-	}
 	if (ret)
 		err_set(r->err, sizeof(r->err), ret, "%s", strerror(-ret));
 	return ret;
 }
 
-/*
- * The recording's kernel build-id (BUILD_ID of [kernel.kallsyms]) for the kernel symbols, unless
- * a kallsyms is given (`kprof record`'s snapshot of the recording machine, or --kallsyms).
- */
-static void resolver_kernel_build_id(struct resolver *r)
-{
-	for (size_t i = 0; i < r->nr_build_ids; i++) {
-		const struct perf_build_id *b = &r->build_ids[i];
-
-		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
-			r->sym_opts.kernel_build_id = b->id;
-			r->sym_opts.kernel_build_id_len = b->size;
-		}
-	}
-}
-
 int resolver_start(void *arg)
 {
 	struct resolver *r = arg;
-	const struct sym_opts *so = &r->sym_opts;
-	int ret;
+	struct sym_opts so = r->sym_opts;
 
 	if (frame_cache_init(&r->frames_seen))
 		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
-	resolver_kernel_build_id(r);
-	r->sym = sym_session_new(so);
+	/* the kernel side names kernel frames, with its own session */
+	so.no_kernel = true;
+	r->sym = sym_session_new(&so);
 	if (r->sym) {
-		/* user files and the vdso; the kernel's was given to sym_session_new */
+		/* user files and the vdso; the kernel's build-id is the kernel side's */
 		for (size_t i = 0; i < r->nr_build_ids; i++) {
 			const struct perf_build_id *b = &r->build_ids[i];
 
@@ -362,20 +319,11 @@ int resolver_start(void *arg)
 			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
 				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 		}
+		/* files load in a thread of their own as they are mapped (else on first use) */
+		(void)sym_session_prefetch(r->sym);
 		return 0;
 	}
-	ret = errno ? -errno : -ENOMEM;
-	if (ret == -ESTALE)
-		return err_set(r->err, sizeof(r->err), ret, "vmlinux %s is not the recorded kernel "
-			       "(its build-id differs)", so->vmlinux);
-	return err_set(r->err, sizeof(r->err), ret, "cannot use the kernel symbols of %s: %s",
-		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
-		       strerror(-ret));
-}
-
-const char *resolver_kernel_source(const struct resolver *r)
-{
-	return r->sym ? sym_session_kernel_source(r->sym) : NULL;
+	return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 }
 
 void resolver_release(struct resolver *r)

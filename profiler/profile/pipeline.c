@@ -34,6 +34,7 @@ struct loader {
 	struct pipe_queue		queue;
 	bool				queue_started;
 	struct resolver			res;		/* the other side: after the queue only */
+	struct kernel_side		kernel;		/* names kernel frames before they go */
 	char				*kallsyms;	/* owned */
 	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
 	/* the sample being added when it is to be DWARF-unwound, else NULL */
@@ -64,14 +65,11 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 	return 0;
 }
 
-/* The batch to the resolving side once it holds @min_words; its failure reported in err. */
+/* The batch to the resolving side (through the kernel side) once it holds @min_words. */
 static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
 {
-	int ret = pipe_queue_push(&l->queue, &l->batch, min_words);
-
-	if (ret)
-		return err_set(err, errlen, ret, "%s", l->res.err[0] ? l->res.err : strerror(-ret));
-	return 0;
+	return kernel_side_push(&l->kernel, &l->queue, &l->batch, min_words, l->res.err, err,
+				errlen);
 }
 
 /*
@@ -327,6 +325,15 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
 	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
+	/* The kernel's build-id: its symbols only from what has it (the kernel side's session). */
+	for (size_t i = 0; i < in->nr_build_ids; i++) {
+		const struct perf_build_id *b = &in->build_ids[i];
+
+		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			res->sym_opts.kernel_build_id = b->id;
+			res->sym_opts.kernel_build_id_len = b->size;
+		}
+	}
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
@@ -337,8 +344,10 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	    (in->osrelease && !(l->p->osrelease = strdup(in->osrelease))) ||
 	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	/* The kernel symbols load in the other thread while this one starts reading. */
-	ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+	/* The kernel symbols load in a thread of their own while this one starts reading. */
+	ret = kernel_side_start(&l->kernel, &res->sym_opts);
+	if (!ret)
+		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
 	if (ret)
 		return err_set(err, errlen, ret, "%s", strerror(-ret));
 	l->queue_started = true;
@@ -352,17 +361,20 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	struct callgraph **cgs = l->res.cgs;
 	struct sym_stats st;
 
-	sym_session_stats(l->res.sym, &st);
-	l->p->nr_stale_files = st.files_stale;
-	l->p->nr_files_from_cache = st.files_from_cache;
+	memset(&st, 0, sizeof(st));
+	if (l->kernel.sym)
+		sym_session_stats(l->kernel.sym, &st);
 	if (st.kernel_build_id_missing)
 		for (size_t i = 0; i < l->res.sym_opts.kernel_build_id_len && i < 20; i++)
 			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
 				 l->res.sym_opts.kernel_build_id[i]);
+	sym_session_stats(l->res.sym, &st);
+	l->p->nr_stale_files = st.files_stale;
+	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->nr_unwound = l->res.unwound_samples;
 	l->p->nr_unwind_short = l->res.unwind_short;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
-	l->p->kernel_source = strdup(resolver_kernel_source(&l->res));
+	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
 		l->p->first_stale = strdup(st.first_stale);
 	if (!l->p->events || !l->p->kernel_source || (st.first_stale && !l->p->first_stale))
@@ -392,12 +404,13 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 }
 
 /*
- * The last stacks to the resolving side, and wait for it. Its failure wins over one found here:
- * it is what went wrong first (the kernel symbols cannot be loaded, say).
+ * The last stacks to the resolving side, and wait for it. The failure of the kernel side or the
+ * resolving side wins over one found here: it is what went wrong first (the kernel symbols
+ * cannot be loaded, say).
  */
 static int finish(struct loader *l, int ret, char *err, size_t errlen)
 {
-	int res_ret;
+	int res_ret, k_ret;
 
 	if (!ret)
 		ret = flush_samples(l, -1, -1, err, errlen);
@@ -406,7 +419,10 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 	if (!l->queue_started)
 		return ret;
 	l->queue_started = false;
+	k_ret = kernel_side_wait(&l->kernel, err, errlen);
 	res_ret = pipe_queue_finish(&l->queue);
+	if (k_ret)
+		return k_ret;
 	if (res_ret)
 		return err_set(err, errlen, res_ret, "%s",
 			       l->res.err[0] ? l->res.err : strerror(-res_ret));
@@ -416,6 +432,7 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 static void loader_release(struct loader *l)
 {
 	resolver_release(&l->res);
+	kernel_side_release(&l->kernel);
 	free(l->nr_samples);
 	free(l->kallsyms);
 	free(l->lbr_chain);

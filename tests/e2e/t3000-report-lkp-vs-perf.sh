@@ -14,21 +14,7 @@
 # lkp-pfx-rename.pl rewrites perf 6.1's keys that way (looking the function up in
 # /proc/kallsyms) before comparing; every key still has to match.
 . "$(dirname "$0")/lib.sh"
-
-E2E=$KPROF_SRC/tests/e2e
-LKP_OPTS="--children --header -U -g folded,0.5,callee --sort=dso,symbol"
-
-compare_lkp() {
-	local data=$1
-	# shellcheck disable=SC2086
-	perf report $LKP_OPTS -i "$data" 2>/dev/null |
-		perl "$E2E/lkp-parse-perf-profile.pl" >"$data.perf"
-	"$KPROF" report --format lkp -i "$data" >"$data.kprof"
-	test -s "$data.perf" && test -s "$data.kprof"
-	perl "$E2E/lkp-pfx-rename.pl" /proc/kallsyms <"$data.perf" >"$data.perf.cmp"
-	! grep -E "(^|\.)__(pfx|cfi)_" "$data.kprof"
-	perl "$E2E/lkp-keys-compare.pl" "$data.perf.cmp" "$data.kprof" 0.01
-}
+. "$KPROF_SRC/tests/e2e/lib-lkp.sh"
 
 # -B -N (no build ids, no build-id cache): perf report then reads the binaries by path, as kprof
 # does, instead of the copies perf cached at record time; on a machine where other programs are

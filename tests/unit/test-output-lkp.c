@@ -6,8 +6,11 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/tap.h"
+#include "output/output-int.h"
 #include "tests/unit/cg-helpers.h"
 
 static const struct lkp_profile_opts lkp_opts = {
@@ -335,6 +338,48 @@ static void test_empty(void)
 	callgraph_free(cg);
 }
 
+/* printf's "%.2f" of part * 100.0 / total as hundredths, the reference. */
+static uint64_t hundredths_by_printf(uint64_t part, uint64_t total)
+{
+	char buf[64];
+	uint64_t v = 0;
+
+	snprintf(buf, sizeof(buf), "%.2f", part * 100.0 / total);
+	for (const char *p = buf; *p; p++)
+		if (*p >= '0' && *p <= '9')
+			v = v * 10 + (uint64_t)(*p - '0');
+	return v;
+}
+
+/*
+ * percent_hundredths() rounds in integers as printf does: exact ties (1/8 of a total of 800:
+ * 0.125 % -> 0.12, 3/8 -> 0.38), values just either side of them, and random pairs.
+ */
+static void test_percent_rounding(void)
+{
+	static const uint64_t cases[][2] = {
+		{ 1, 800 }, { 3, 800 }, { 5, 800 }, { 1, 8 }, { 1, 3 }, { 2, 3 }, { 0, 7 },
+		{ 7, 7 }, { 1, 1000000007 }, { 499999, 1000000000 }, { 1, 80000 }, { 3, 80000 },
+		{ 12345, 12345 }, { 1, 1ULL << 62 }, { (1ULL << 62) - 1, 1ULL << 62 },
+	};
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		is_int((int)percent_hundredths(cases[i][0], cases[i][1]),
+		       (int)hundredths_by_printf(cases[i][0], cases[i][1]),
+		       "%llu/%llu rounds as printf", (unsigned long long)cases[i][0],
+		       (unsigned long long)cases[i][1]);
+	srand(16);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t total = (uint64_t)rand() % (i < 100000 ? 100000 : 1000000000) + 1;
+		uint64_t part = (uint64_t)rand() % (total + 1);
+
+		bad += percent_hundredths(part, total) != hundredths_by_printf(part, total);
+	}
+	is_int((int)bad, 0, "200,000 random parts round as printf");
+	is_int((int)percent_hundredths(5, 0), 0, "a zero total gives 0");
+}
+
 /*
  * A sample whose ip is not its chain's first entry (callgraph_add_ids_ip()): perf gives Self to
  * the ip's symbol, Children once to it and to each chain entry, and prints under the ip's entry
@@ -384,6 +429,7 @@ static void test_detached_ip(void)
 
 int main(void)
 {
+	test_percent_rounding();
 	test_fixture2_worked_example();
 	test_detached_ip();
 	test_recursion();

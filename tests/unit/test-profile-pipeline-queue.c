@@ -24,7 +24,7 @@ static int sink_start(void *arg)
 	return ((struct sink *)arg)->start_ret;
 }
 
-static int sink_consume(void *arg, const uint64_t *w, size_t nr)
+static int sink_consume(void *arg, uint64_t *w, size_t nr)
 {
 	struct sink *s = arg;
 

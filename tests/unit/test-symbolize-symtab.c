@@ -4,6 +4,7 @@
  * fix-up and duplicate choice, and which symbol wins when ranges overlap.
  */
 #include <elf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symbolize/symbolize-int.h"
@@ -16,9 +17,68 @@ static const char *find(const struct symtab *t, uint64_t addr)
 	return e ? e->name : NULL;
 }
 
+/* The name shown for a symbol, as sym_entry_name hands it out. */
+static void is_shown(const struct sym_entry *e, const char *want, const char *what)
+{
+	char *owned;
+
+	is_str(sym_entry_demangled(e, &owned), want, "%s", what);
+	free(owned);
+}
+
+/*
+ * Sorting: a table in hash order (.dynsym) and a sorted table with entries appended (the @plt
+ * symbols) both come out by start, equal starts in the order they were in. @plt names are
+ * perf's "%s@plt" of the demangled name, in 1024 bytes, made when shown.
+ */
+static void test_sort_and_plt(void)
+{
+	struct symtab t = { 0 };
+	char long_name[1100], *owned;
+	uint64_t prev = 0;
+	bool in_order = true;
+
+	for (uint64_t i = 0; i < 5000; i++)
+		symtab_add(&t, ((i * 7919) % 5000) * 16 + 0x400000, 16, STB_GLOBAL, "f", NULL);
+	symtab_add(&t, 0x400000, 16, STB_WEAK, "g", NULL);
+	symtab_sort(&t);
+	for (size_t i = 0; i < t.nr; i++) {
+		in_order &= t.v[i].start >= prev;
+		prev = t.v[i].start;
+	}
+	ok(in_order && t.nr == 5001, "hash-ordered symbols sort by start");
+	ok(t.v[0].start == 0x400000 && t.v[0].binding == STB_GLOBAL &&
+	   t.v[1].start == 0x400000 && t.v[1].binding == STB_WEAK,
+	   "equal starts keep their order");
+	symtab_release(&t);
+
+	symtab_add(&t, 0x1000, 16, STB_GLOBAL, "a", NULL);
+	symtab_add(&t, 0x3000, 16, STB_GLOBAL, "c", NULL);
+	symtab_add(&t, 0x0800, 16, STB_GLOBAL, "_ZN2ns3barEv@plt", NULL);
+	symtab_add(&t, 0x1000, 16, STB_GLOBAL, "bar@plt", NULL);
+	memset(long_name, 'x', sizeof(long_name) - 5);
+	strcpy(long_name + sizeof(long_name) - 5, "@plt");
+	symtab_add(&t, 0x4000, 16, STB_GLOBAL, long_name, NULL);
+	for (size_t i = 2; i < t.nr; i++) {
+		t.v[i].plt = true;
+		t.v[i].mangled = sym_maybe_mangled(t.v[i].name);
+	}
+	symtab_sort(&t);
+	ok(t.v[0].start == 0x0800 && !strcmp(t.v[1].name, "a") && !strcmp(t.v[2].name, "bar@plt") &&
+	   t.v[3].start == 0x3000 && t.v[4].start == 0x4000, "appended @plt symbols merge in");
+	is_shown(&t.v[0], "ns::bar@plt", "a mangled @plt name is shown demangled (no parameters)");
+	is_shown(&t.v[2], "bar@plt", "a plain one as it is");
+	is_int((int)strlen(sym_entry_demangled(&t.v[4], &owned)), 1023,
+	       "a long one is cut at 1023 bytes, as perf's snprintf does");
+	free(owned);
+	symtab_release(&t);
+}
+
 int main(void)
 {
 	struct symtab t = { 0 };
+
+	test_sort_and_plt();
 
 	/* out of order on purpose */
 	symtab_add(&t, 0x3000, 0x100, STB_GLOBAL, "func_c", NULL);

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline-kernel.c - the kernel side of profile_load() (see pipeline-local.h): kernel frames
+ * are named on the reading thread, in each batch just before it goes to the resolving side,
+ * so that the resolving thread (the longer one) names only user frames and never waits for the
+ * kernel's symbols.
+ *
+ * A batch is walked in order: kernel MMAPs (pid -1: the kernel map and modules) change this
+ * side's session where they stand, and every kernel frame of a stack becomes a pointer to its
+ * struct kframe. That is exactly what resolving each frame in the resolving thread did, since
+ * kernel names depend on nothing else.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "profiler/lib/lib.h"
+#include "profiler/profile/pipeline-int.h"
+
+#define KFRAME_SLOTS		(1u << 14)
+#define KFRAME_CHUNK		4096
+/* 32 MiB of batches may wait for the kernel's symbols, then the reading side waits too. */
+#define KSIDE_MAX_PENDING	32
+
+struct kframe_chunk {
+	struct kframe_chunk	*next;
+	size_t			nr;
+	struct kframe		f[KFRAME_CHUNK];
+};
+
+bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
+{
+	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint64_t v[3];
+	uint32_t prot;
+
+	if (rec->rec_type == PERF_RECORD_MMAP2) {
+		memcpy(&prot, body + 56, 4);
+		if (!(prot & PROT_EXEC))
+			return false;
+	} else if (rec->rec_type != PERF_RECORD_MMAP || (rec->misc & PERF_RECORD_MISC_MMAP_DATA)) {
+		return false;
+	}
+	memcpy(&m->pid, body, 4);
+	memcpy(v, body + 8, sizeof(v));
+	m->start = v[0];
+	m->len = v[1];
+	m->pgoff = v[2];
+	m->filename = body + name_at;
+	return true;
+}
+
+static void *load(void *arg)
+{
+	struct kernel_side *k = arg;
+
+	struct sym_session *sym = sym_session_new(&k->opts);
+	int ret = sym ? 0 : errno ? -errno : -ENOMEM;
+
+	pthread_mutex_lock(&k->lock);
+	k->sym = sym;
+	k->ret = ret;
+	k->loaded = true;
+	pthread_mutex_unlock(&k->lock);
+	return NULL;
+}
+
+int kernel_side_start(struct kernel_side *k, const struct sym_opts *o)
+{
+	memset(k, 0, sizeof(*k));
+	k->opts = *o;
+	k->cache = zalloc_table(KFRAME_SLOTS, sizeof(*k->cache));
+	if (!k->cache || pthread_mutex_init(&k->lock, NULL)) {
+		free(k->cache);
+		k->cache = NULL;
+		return -ENOMEM;
+	}
+	k->lock_inited = true;
+	k->started = !pthread_create(&k->thread, NULL, load, k);
+	if (!k->started) {
+		load(k);
+		k->joined = true;
+	}
+	return 0;
+}
+
+int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen)
+{
+	const struct sym_opts *so = &k->opts;
+
+	if (!k->joined) {
+		pthread_join(k->thread, NULL);
+		k->joined = true;
+	}
+	if (!k->ret)
+		return 0;
+	if (k->ret == -ESTALE)
+		return err_set(err, errlen, k->ret, "vmlinux %s is not the recorded kernel (its "
+			       "build-id differs)", so->vmlinux);
+	return err_set(err, errlen, k->ret, "cannot use the kernel symbols of %s: %s",
+		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
+		       strerror(-k->ret));
+}
+
+const char *kernel_side_source(const struct kernel_side *k)
+{
+	return k->joined && k->sym ? sym_session_kernel_source(k->sym) : NULL;
+}
+
+static struct kframe *kframe_new(struct kernel_side *k)
+{
+	if (!k->chunks || k->chunks->nr == KFRAME_CHUNK) {
+		struct kframe_chunk *c = malloc(sizeof(*c));
+
+		if (!c)
+			return NULL;
+		c->next = k->chunks;
+		c->nr = 0;
+		k->chunks = c;
+	}
+	return &k->chunks->f[k->chunks->nr++];
+}
+
+/* The kframe of kernel address @addr under the current kernel maps, as a chain word. */
+static int kframe_word(struct kernel_side *k, uint64_t *word)
+{
+	uint64_t addr = *word, h = addr * 0x9e3779b97f4a7c15ULL;
+	struct kframe_slot *s = &k->cache[h >> (64 - 14)];
+	struct sym_result res;
+
+	if (!s->f || s->addr != addr) {
+		s->f = kframe_new(k);
+		if (!s->f)
+			return -ENOMEM;
+		sym_session_resolve(k->sym, -1, addr, true, &res);
+		*s->f = (struct kframe){
+			.addr = addr, .sym = res.sym, .dso = res.dso, .sym_id = res.sym ? res.sym_id : 0,
+		};
+		s->addr = addr;
+	}
+	*word = (uint64_t)(uintptr_t)s->f;
+	return 0;
+}
+
+/*
+ * The kernel frames of a stack to kframes, walking the chain as the resolving side's stack_ids()
+ * does, and whether the chain starts with the sample's ip (compared before either is replaced).
+ */
+static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
+{
+	struct kernel_side *k = arg;
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	uint64_t first_ip = 0;
+	size_t n = 0;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < st->nr && n < RESOLVE_MAX_STACK && !ret; i++) {
+		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+			cpumode = pipe_context_cpumode(chain[i]);
+			if (!cpumode) {
+				n = 0;
+				break;
+			}
+			continue;
+		}
+		if (!n++)
+			first_ip = chain[i];
+		if (cpumode == PERF_RECORD_MISC_KERNEL)
+			ret = kframe_word(k, &chain[i]);
+	}
+	st->ip_first = n && first_ip == st->ip;
+	if (!ret && !st->ip_first && st->misc == PERF_RECORD_MISC_KERNEL)
+		ret = kframe_word(k, &st->ip);
+	return ret;
+}
+
+/* A kernel MMAP where it stands in the batch: later kernel addresses are named under it. */
+static int kernel_map(void *arg, const struct pipe_record *rec, const char *body)
+{
+	struct kernel_side *k = arg;
+	struct pipe_map m;
+
+	if (!pipe_exec_map(rec, body, &m) || m.pid != -1)
+		return 0;
+	if (sym_session_add_map(k->sym, -1, m.start, m.len, m.pgoff, m.filename) == -ENOMEM)
+		return -ENOMEM;
+	explicit_bzero(k->cache, KFRAME_SLOTS * sizeof(*k->cache));
+	return 0;
+}
+
+/* The pending batches, then @b, named and pushed in order. */
+static int push_all(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
+		    size_t min_words, const char *peer_err, char *err, size_t errlen)
+{
+	int ret = kernel_side_wait(k, err, errlen);
+
+	for (size_t i = 0; !ret && i <= k->nr_pending; i++) {
+		struct pipe_batch *p = i < k->nr_pending ? &k->pending[i] : b;
+		size_t min = i < k->nr_pending ? 1 : min_words;
+
+		if (p->nr < min)
+			continue;
+		ret = pipe_batch_walk(p->w, p->nr, name_stack, kernel_map, k);
+		if (ret) {
+			err_set(err, errlen, ret, "%s", strerror(-ret));
+		} else {
+			ret = pipe_queue_push(q, p, 1);
+			if (ret)
+				err_set(err, errlen, ret, "%s", peer_err[0] ? peer_err : strerror(-ret));
+		}
+		if (i < k->nr_pending)
+			pipe_batch_release(p);
+	}
+	if (!ret)
+		k->nr_pending = 0;
+	return ret;
+}
+
+int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
+		     size_t min_words, const char *peer_err, char *err, size_t errlen)
+{
+	struct pipe_batch *p;
+	bool loaded;
+
+	if (b->nr < min_words)
+		return 0;
+	pthread_mutex_lock(&k->lock);
+	loaded = k->loaded;
+	pthread_mutex_unlock(&k->lock);
+	if (k->joined || loaded || min_words <= 1 || k->nr_pending == KSIDE_MAX_PENDING)
+		return push_all(k, q, b, min_words, peer_err, err, errlen);
+	/* not yet: the batch waits, and the reading side goes on with a new one */
+	p = grow_array(k->pending, &k->alloc_pending, k->nr_pending + 1, sizeof(*p));
+	if (!p)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	k->pending = p;
+	k->pending[k->nr_pending++] = *b;
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+void kernel_side_release(struct kernel_side *k)
+{
+	if (k->started && !k->joined)
+		pthread_join(k->thread, NULL);
+	sym_session_free(k->sym);
+	for (size_t i = 0; i < k->nr_pending; i++)
+		pipe_batch_release(&k->pending[i]);
+	free(k->pending);
+	while (k->chunks) {
+		struct kframe_chunk *c = k->chunks;
+
+		k->chunks = c->next;
+		free(c);
+	}
+	free(k->cache);
+	if (k->lock_inited)
+		pthread_mutex_destroy(&k->lock);
+	memset(k, 0, sizeof(*k));
+}
