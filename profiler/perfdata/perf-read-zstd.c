@@ -56,7 +56,8 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 		return ret;
 	z = r->zstd;
 	/* what is left is the start of a record continued in this batch */
-	memmove(z->out, z->out + z->pos, z->len - z->pos);
+	if (z->len > z->pos)	/* (no memmove of a NULL buffer before the first batch) */
+		memmove(z->out, z->out + z->pos, z->len - z->pos);
 	z->len -= z->pos;
 	z->pos = 0;
 	z->offset = rec->offset;
