@@ -21,11 +21,18 @@ keys() {
 	perl "$KPROF_SRC/tests/e2e/lkp-keys-compare.pl" "$3.perf" "$3.kprof" 0.01
 }
 
-# kernel_keys KEYS: the keys naming a kernel function (by /proc/kallsyms), one per line
+# kernel_keys KEYS: the keys naming a function that the host run named in the kernel ([k] rows
+# of its table) and not in user space, one per line
 kernel_keys() {
-	awk "{ print \$3 }" /proc/kallsyms | sort -u >ksyms &&
+	if [ ! -s kernel.names ]; then
+		"$KPROF" report --format table -i k.data >host.table &&
+		awk "\$4 == \"[k]\" { print \$5 }" host.table | sort -u >k.names &&
+		awk "\$4 == \"[.]\" { print \$5 }" host.table | sort -u >u.names &&
+		comm -23 k.names u.names | sed "s/\.\(isra\|constprop\|part\)\.[0-9]*//g" |
+			sort -u >kernel.names
+	fi
 	sed -n "s/^perf-profile\.\(children\|self\)\.[^.]*\.\([^:]*\):.*/\2/p" "$1" | sort -u |
-		comm -12 - ksyms
+		comm -12 - kernel.names
 }
 
 FOREIGN=112233445566778899aabbccddeeff0012345678
