@@ -48,7 +48,7 @@ static bool same(const struct agg_table *t, const struct agg_entry *e, const str
 {
 	return e->event == k->event && e->pid == k->pid && e->tid == k->tid &&
 	       e->misc == k->misc && e->ip == k->ip && e->nr == k->nr &&
-	       !memcmp(t->words + e->at, k->chain, (size_t)k->nr * 8);
+	       (!k->nr || !memcmp(t->words + e->at, k->chain, (size_t)k->nr * 8));
 }
 
 /* ---- per-task heads ---------------------------------------------------------------------- */
