@@ -38,15 +38,19 @@ kernel_keys() {
 FOREIGN=112233445566778899aabbccddeeff0012345678
 
 test_expect_success PERF,PERF_EVENTS,KALLSYMS 'record a kernel-heavy command, rewrite its kernel build-id' '
-	mkdir cache empty &&
+	mkdir cache &&
 	perf --buildid-dir "$PWD/cache" record -q -g -e cpu-clock -o k.data \
 		dd if=/dev/zero of=/dev/null bs=4k count=300000 >/dev/null 2>&1 &&
 	id=$(perf buildid-list -i k.data 2>/dev/null | awk "\$2 == \"[kernel.kallsyms]\" { print \$1 }") &&
 	test ${#id} = 40 &&
+	# "empty": the cache without the kernel (perf names vdso frames only from its copy there)
+	cp -a cache empty &&
+	rm -rf "empty/[kernel.kallsyms]" "empty/.build-id/${id:0:2}/${id:2}" &&
 	ID=$id NEW=$FOREIGN perl -0777 -pe "s/\Q\${\\pack(\"H*\", \$ENV{ID})}\E/pack(\"H*\", \$ENV{NEW})/ge" \
 		k.data >foreign.data &&
 	perf buildid-list -i foreign.data 2>/dev/null | grep -q "^$FOREIGN \[kernel.kallsyms\]" &&
 	# a cache that has the foreign kernel: perf record saves its kallsyms as this
+	cp -a empty fcache &&
 	mkdir -p "fcache/[kernel.kallsyms]/$FOREIGN" &&
 	cp /proc/kallsyms "fcache/[kernel.kallsyms]/$FOREIGN/kallsyms"
 '
