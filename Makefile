@@ -29,7 +29,7 @@ endif
 
 CFLAGS		?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-		   -Wno-unused-parameter -fno-omit-frame-pointer $(SAN_FLAGS)
+		   -fno-omit-frame-pointer $(SAN_FLAGS)
 override CPPFLAGS += -D_GNU_SOURCE -I. -DKPROF_VERSION='"$(VERSION)"'
 override LDFLAGS += $(SAN_FLAGS)
 

@@ -23,7 +23,7 @@
 #
 # usage: bench/report.sh [SECONDS] [STEADY_DATA] [MAKE_DATA]   (existing files are reused)
 #        CALLGRAPH=dwarf bench/report.sh [SECONDS] [DWARF_DATA]
-# Targets (issues 2, 16): on both shapes report and collapse >= 10x faster than perf report and
+# Targets: on both shapes report and collapse >= 10x faster than perf report and
 # perf script, peak RSS below perf's.
 set -euo pipefail
 

@@ -148,6 +148,7 @@ int flame_tree_add_callgraph(struct flame_tree *t, enum flame_side side,
 int callgraph_add_folded(const struct folded_frame *frames, size_t nr, double count,
 			 double before, void *arg)
 {
+	(void)before;	/* a differential "before" count has no place in one call graph */
 	struct cg_frame small[64] = { { 0 } }, *f = small;
 	struct cg_task task = { .comm = NULL, .pid = -1, .tid = -1 };
 	uint64_t n = (uint64_t)llround(count);

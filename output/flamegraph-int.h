@@ -3,8 +3,8 @@
  * flamegraph-int.h - the frame tree shared by the flame graph builder and the SVG writer
  * (output/ internal).
  */
-#ifndef KPROF_FLAMEGRAPH_LOCAL_H
-#define KPROF_FLAMEGRAPH_LOCAL_H
+#ifndef KPROF_FLAMEGRAPH_INT_H
+#define KPROF_FLAMEGRAPH_INT_H
 
 #include <stdint.h>
 

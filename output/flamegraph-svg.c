@@ -155,6 +155,8 @@ static int visit_drawn(struct layout *l, FILE *fp, visit_fn fn, size_t *nr_drawn
 
 static void measure(struct layout *l, FILE *fp, uint32_t node, double x, unsigned int depth)
 {
+	(void)fp;	/* a visit_drawn() callback: measuring draws nothing */
+	(void)x;
 	if (depth > l->max_depth)
 		l->max_depth = depth;
 	if (l->o->diff) {

@@ -192,16 +192,6 @@ bool strtab_owns(const struct strtab *sp, const char *s)
 	return idtab_find(&sp->by_ptr, hash_ptr(s), ptr_eq, s, sp) != IDTAB_NONE;
 }
 
-const char *strtab_find(const struct strtab *sp, const char *s)
-{
-	uint32_t id;
-
-	if (strtab_owns(sp, s))
-		return s;
-	id = idtab_find(&sp->by_text, hash_str(s), str_eq, s, sp);
-	return id == IDTAB_NONE ? NULL : sp->strs[id];
-}
-
 const char *strtab_intern(struct strtab *sp, const char *s)
 {
 	size_t len;

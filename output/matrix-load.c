@@ -134,7 +134,7 @@ static int load_runs(const char *dir, struct matrix *m, char *err, size_t errlen
 			snprintf(err, errlen, "out of memory");
 			break;
 		}
-		ret = matrix_add_stats_json_err(m, stats, err, errlen);
+		ret = matrix_add_stats_json(m, stats, err, errlen);
 		if (ret)
 			file_error(ret, stats, err, errlen);
 		free(stats);
@@ -244,7 +244,7 @@ int matrix_load_set(const char *path, struct matrix *m, char **label, char **set
 		goto out;
 	}
 	if (matrix_json) {
-		ret = matrix_read_json_err(matrix_json, m, err, errlen);
+		ret = matrix_read_json(matrix_json, m, err, errlen);
 		if (ret)
 			file_error(ret, matrix_json, err, errlen);
 		else if (!m->nr_runs) {
@@ -255,7 +255,7 @@ int matrix_load_set(const char *path, struct matrix *m, char **label, char **set
 		char *stats = join(path, "stats.json");
 
 		if (stats && is_file(stats)) {
-			ret = matrix_add_stats_json_err(m, stats, err, errlen);
+			ret = matrix_add_stats_json(m, stats, err, errlen);
 			if (ret)
 				file_error(ret, stats, err, errlen);
 		} else {

@@ -151,7 +151,7 @@ static int fill_rows(struct matrix *m, const struct json_object *o, char *err, s
 	return sort_rows(m, err, errlen);
 }
 
-int matrix_read_json_err(const char *path, struct matrix *m, char *err, size_t errlen)
+int matrix_read_json(const char *path, struct matrix *m, char *err, size_t errlen)
 {
 	struct json_object o;
 	const struct json_member *src;
@@ -189,13 +189,6 @@ out:
 		matrix_release(m);
 	json_object_release(&o);
 	return ret;
-}
-
-int matrix_read_json(const char *path, struct matrix *m)
-{
-	char err[256];
-
-	return matrix_read_json_err(path, m, err, sizeof(err));
 }
 
 /* Widen every row by one filler column and record the run's source. */
@@ -261,7 +254,7 @@ static int add_values(struct matrix *m, const struct json_object *o, char *err, 
 	return sort_rows(m, err, errlen);
 }
 
-int matrix_add_stats_json_err(struct matrix *m, const char *path, char *err, size_t errlen)
+int matrix_add_stats_json(struct matrix *m, const char *path, char *err, size_t errlen)
 {
 	struct json_object o;
 	int ret;
@@ -276,13 +269,6 @@ int matrix_add_stats_json_err(struct matrix *m, const char *path, char *err, siz
 		snprintf(err, errlen, "out of memory");
 	json_object_release(&o);
 	return ret;
-}
-
-int matrix_add_stats_json(struct matrix *m, const char *stats_json_path)
-{
-	char err[256];
-
-	return matrix_add_stats_json_err(m, stats_json_path, err, sizeof(err));
 }
 
 /* A measured value always shows it is a Float; the filler is the bare Integer 0. */

@@ -13,8 +13,8 @@
  *
  * Everything returns 0 or -errno (pointers: NULL on ENOMEM). Nothing here prints.
  */
-#ifndef KPROF_OUTPUT_LOCAL_H
-#define KPROF_OUTPUT_LOCAL_H
+#ifndef KPROF_OUTPUT_INT_H
+#define KPROF_OUTPUT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -135,8 +135,6 @@ struct strtab {
 
 /* The interned copy of @s (NULL with errno = ENOMEM). Costs a pointer probe if @s is interned. */
 const char *strtab_intern(struct strtab *sp, const char *s);
-/* The interned copy of @s, or NULL if @s was never interned; never allocates. */
-const char *strtab_find(const struct strtab *sp, const char *s);
 /* True when @s is a pointer this pool handed out. */
 bool strtab_owns(const struct strtab *sp, const char *s);
 void strtab_release(struct strtab *sp);

@@ -195,7 +195,7 @@ enum folded_flags {
  */
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags);
 
-/* ---- LKP perf-stat keys (record area, issue 3; docs/stat.md) ---------------------------- */
+/* ---- LKP perf-stat keys (docs/stat.md) ---------------------------- */
 
 /*
  * A perf-stat run as LKP's `perf stat -I` parser sees it: per interval, the count of every
@@ -225,7 +225,7 @@ int perf_stat_keys(const struct perf_stat_series *s, perf_stat_emit_fn emit, voi
 int perf_stat_derive(const struct perf_stat_series *s, const double *vals, const char *prefix,
 		     perf_stat_emit_fn emit, void *arg);
 
-/* ---- flame graphs (issue 6) -------------------------------------------------------------- */
+/* ---- flame graphs -------------------------------------------------------------- */
 
 /*
  * Folded text ("root;child;leaf 42", one stack per line, fractional counts allowed) as
@@ -350,7 +350,7 @@ void flame_diff_color(double delta, double max, unsigned char rgb[3]);
 /* Parse "hot", "mem", "io" or "kernel"; -EINVAL otherwise. */
 int flame_colors_parse(const char *s, enum flame_colors *out);
 
-/* ---- comparison of result sets (issue 5) ------------------------------------------------- */
+/* ---- comparison of result sets ------------------------------------------------- */
 
 /*
  * JSON: a strict reader for flat objects (stats.json, matrix.json, meta.json) and writer helpers.
@@ -403,13 +403,10 @@ void json_format_number(char *buf, size_t len, double v);
  */
 struct matrix_row { char *key; double *v; bool *present; };	/* nr_runs each, owned */
 struct matrix { struct matrix_row *rows; size_t nr_rows, nr_runs; char **sources; };
-/* Start from a zeroed struct matrix; every function returns 0 or -errno. */
-int matrix_read_json(const char *path, struct matrix *m);	/* matrix.json */
-int matrix_add_stats_json(struct matrix *m, const char *stats_json_path);	/* one more run */
-/* The same, with a one-line reason ("byte offset 17: expected ','") in @err. */
-int matrix_read_json_err(const char *path, struct matrix *m, char *err, size_t errlen);
-int matrix_add_stats_json_err(struct matrix *m, const char *stats_json_path, char *err,
-			      size_t errlen);
+/* Start from a zeroed struct matrix; 0 or -errno with a one-line reason ("byte offset 17:
+ * expected ','") in @err. */
+int matrix_read_json(const char *path, struct matrix *m, char *err, size_t errlen);
+int matrix_add_stats_json(struct matrix *m, const char *stats_json_path, char *err, size_t errlen);
 int matrix_write_json(FILE *fp, const struct matrix *m);
 /*
  * Load the result set a user names: a matrix.json file, a kernel directory with matrix.json, a

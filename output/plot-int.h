@@ -2,8 +2,8 @@
 /*
  * plot-int.h - what the ASCII and the SVG bisect plots share.
  */
-#ifndef KPROF_PLOT_LOCAL_H
-#define KPROF_PLOT_LOCAL_H
+#ifndef KPROF_PLOT_INT_H
+#define KPROF_PLOT_INT_H
 
 #include <stddef.h>
 

@@ -327,6 +327,8 @@ static void file_load(void *item, void *arg)
 	size_t image_len = 0;
 	int err = -ENOENT;
 
+	(void)arg;	/* a prefetch callback: the item is all it needs */
+
 	if (f->perf_map) {
 		err = perfmap_load(&f->elf.tab, &f->perf_map_text, f->path);
 	} else if (!strcmp(f->path, "[vdso]")) {

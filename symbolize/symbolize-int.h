@@ -16,8 +16,8 @@
  *   prefetch.c  mapped files loaded in a thread of their own, ahead of their first lookup
  *   session.c   the public API
  */
-#ifndef KPROF_SYMBOLIZE_LOCAL_H
-#define KPROF_SYMBOLIZE_LOCAL_H
+#ifndef KPROF_SYMBOLIZE_INT_H
+#define KPROF_SYMBOLIZE_INT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -115,8 +115,6 @@ void symtab_sort(struct symtab *t);
  * latest start. (perf's answer there depends on the shape of its rbtree.)
  */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
-/* The symbol named @name (first in address order), or NULL. Linear: for setup only. */
-struct sym_entry *symtab_find_name(const struct symtab *t, const char *name);
 void symtab_release(struct symtab *t);
 /* The name as perf shows it: @e's demangled name (malloc'd into *@owned, free it) or its name. */
 const char *sym_entry_demangled(const struct sym_entry *e, char **owned);

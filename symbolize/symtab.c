@@ -360,14 +360,6 @@ struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 	return found;
 }
 
-struct sym_entry *symtab_find_name(const struct symtab *t, const char *name)
-{
-	for (size_t i = 0; i < t->nr; i++)
-		if (!strcmp(t->v[i].name, name))
-			return &t->v[i];
-	return NULL;
-}
-
 void symtab_release(struct symtab *t)
 {
 	free(t->v);

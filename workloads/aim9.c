@@ -122,6 +122,7 @@ static volatile sig_atomic_t aim9_running;
 
 static void on_alarm(int sig)
 {
+	(void)sig;
 	aim9_running = 0;
 }
 

@@ -2,8 +2,8 @@
 /*
  * wl-int.h - internals shared by the workload families and the registry.
  */
-#ifndef KPROF_WL_LOCAL_H
-#define KPROF_WL_LOCAL_H
+#ifndef KPROF_WL_INT_H
+#define KPROF_WL_INT_H
 
 #include <stdarg.h>
 #include <sys/time.h>

@@ -84,6 +84,7 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 
 	*a = (struct collapse_args){ 0 };
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -115,7 +116,8 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 			break;
 		case OPT_COUNT:
 			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
-				return pr_err("collapse: --count is period or samples"), -1;
+				return cli_bad_value("collapse", "--count", optarg,
+						     "period or samples"), -1;
 			a->count_samples = !strcmp(optarg, "samples");
 			break;
 		case OPT_COMPAT:
@@ -130,14 +132,14 @@ static int parse_args(int argc, char **argv, struct collapse_args *a)
 		case 'h':
 			return 1;
 		default:
-			return -1;
+			return cli_bad_option("collapse", argv, "i:o:h", longopts), -1;
 		}
 	}
 	/* stackcollapse-perf.pl takes its input as an argument */
 	if (optind < argc && !a->input)
 		a->input = argv[optind++];
 	if (optind < argc)
-		return pr_err("collapse: unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error("collapse", "unexpected argument '%s'", argv[optind]), -1;
 	a->load.keep_pid = *flags & (SCRIPT_PID | SCRIPT_TID);
 	a->load.keep_tid = *flags & SCRIPT_TID;
 	a->load.keep_addrs = *flags & SCRIPT_ADDRS;
@@ -154,21 +156,6 @@ static const char *default_input(void)
 	return "perf.data";
 }
 
-/* 1 when @path starts with perf.data's magic, 0 when not, -errno when it cannot be read. */
-static int is_perf_data(const char *path)
-{
-	char head[8];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, head, sizeof(head));
-	ret = n < 0 ? -errno : perf_file_magic_ok(head, (size_t)n);
-	close(fd);
-	return ret;
-}
-
 /* A perf.data redirected from a file (`< perf.data`) can be read by path; a pipe cannot. */
 static bool stdin_is_perf_data(void)
 {
@@ -179,7 +166,7 @@ static bool stdin_is_perf_data(void)
 	if (fstat(STDIN_FILENO, &st) || !S_ISREG(st.st_mode))
 		return false;
 	n = pread(STDIN_FILENO, head, sizeof(head), 0);
-	return n > 0 && perf_file_magic_ok(head, (size_t)n);
+	return n > 0 && pd_magic_ok(head, (size_t)n);
 }
 
 /* The event the Perl script would keep: --event-filter, else the first. */
@@ -264,8 +251,7 @@ static int collapse_perf_data(const struct collapse_args *a, const char *input)
 
 	ret = profile_load(input, &a->load, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", input, err);
-		return KPROF_EXIT_ERROR;
+		return cli_fail(input, ret, err);
 	}
 	warn_profile_notes(input, p);
 	if (a->script.flags & SCRIPT_JIT)
@@ -324,25 +310,29 @@ static int collapse_script(const struct collapse_args *a, const char *input)
 int cmd_collapse(int argc, char **argv)
 {
 	struct collapse_args a;
+	enum profile_input kind;
 	const char *input;
+	char err[512], *file;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
+		if (ret > 0)
+			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
 	input = a.input ? a.input : default_input();
-	if (!strcmp(input, "-") && stdin_is_perf_data())
-		return collapse_perf_data(&a, "/dev/stdin");
-	if (strcmp(input, "-")) {
-		ret = is_perf_data(input);
-		if (ret < 0) {
-			pr_err("%s: %s", input, strerror(-ret));
-			return KPROF_EXIT_ERROR;
-		}
-		if (ret)
-			return collapse_perf_data(&a, input);
-	}
-	return collapse_script(&a, input);
+	if (!strcmp(input, "-"))
+		return stdin_is_perf_data() ? collapse_perf_data(&a, "/dev/stdin") :
+					      collapse_script(&a, input);
+	/* the same rule as report and flamegraph: a run directory is its perf.data */
+	ret = profile_input_sniff(input, &kind, &file, err, sizeof(err));
+	if (ret)
+		return cli_fail(NULL, ret, err);	/* err names the file */
+	if (file)
+		input = file;
+	ret = kind == PROFILE_INPUT_PERF_DATA ? collapse_perf_data(&a, input) :
+						collapse_script(&a, input);
+	free(file);
+	return ret;
 }

@@ -3,8 +3,8 @@
  * cmd-compare-int.h - loading the result sets named on a command line, shared by
  * `kprof compare` and `kprof plot`.
  */
-#ifndef KPROF_CMD_COMPARE_LOCAL_H
-#define KPROF_CMD_COMPARE_LOCAL_H
+#ifndef KPROF_CMD_COMPARE_INT_H
+#define KPROF_CMD_COMPARE_INT_H
 
 #include "output/output.h"
 

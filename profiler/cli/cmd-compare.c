@@ -163,7 +163,7 @@ int cmd_compare(int argc, char **argv)
 	size_t nr_labels = 0, top = 20;
 	struct compare_sets sets;
 	struct compare_result r;
-	const char *what = "";
+	const char *what = "", *valid = "";
 	double d;
 	int c, ret;
 
@@ -181,6 +181,7 @@ int cmd_compare(int argc, char **argv)
 		case 'p':
 			if (!parse_double(optarg, &d) || d < 0) {
 				what = "--perf-profile-threshold";
+				valid = "a number >= 0";
 				goto bad_value;
 			}
 			o.select.pp_threshold = d;
@@ -194,7 +195,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_ALPHA:
 			if (!parse_double(optarg, &d) || !(d > 0 && d < 1)) {
-				what = "--alpha (0 < A < 1)";
+				what = "--alpha";
+				valid = "a number between 0 and 1";
 				goto bad_value;
 			}
 			o.alpha = d;
@@ -210,7 +212,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_TOP:
 			if (!parse_double(optarg, &d) || d < 1 || d != floor(d) || d > 1e9) {
-				what = "--top (a positive integer)";
+				what = "--top";
+				valid = "a positive integer";
 				goto bad_value;
 			}
 			top = d;
@@ -220,17 +223,18 @@ int cmd_compare(int argc, char **argv)
 			free(labels);
 			return KPROF_EXIT_OK;
 		default:
-			pr_err("compare: unknown option or missing value: '%s'", argv[optind - 1]);
-			goto usage_error;
+			free(labels);
+			return cli_bad_option("compare", argv, "ap:h", longopts);
 		}
 	}
 	if (argc - optind < 2) {
-		pr_err("compare: need a BASE and at least one NEW result set");
-		goto usage_error;
+		free(labels);
+		return cli_usage_error("compare", "need a BASE and at least one NEW result set");
 	}
 	if (nr_labels > (size_t)(argc - optind)) {
-		pr_err("compare: %zu --label for %d result sets", nr_labels, argc - optind);
-		goto usage_error;
+		free(labels);
+		return cli_usage_error("compare", "%zu --label for %d result sets", nr_labels,
+				       argc - optind);
 	}
 	if (compare_sets_load(&sets, argv + optind, argc - optind, labels, nr_labels)) {
 		free(labels);
@@ -273,9 +277,6 @@ int cmd_compare(int argc, char **argv)
 	free(labels);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 bad_value:
-	pr_err("compare: bad value '%s' for %s", optarg, what);
-usage_error:
 	free(labels);
-	usage(stderr);
-	return KPROF_EXIT_USAGE;
+	return cli_bad_value("compare", what, optarg, "%s", valid);
 }

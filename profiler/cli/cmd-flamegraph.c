@@ -90,7 +90,7 @@ static int parse_uint(const char *opt, const char *s, unsigned int min, unsigned
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || v < min || v > 100000) {
-		pr_err("--%s: '%s' is not a number of pixels", opt, s);
+		cli_bad_value("flamegraph", opt, s, "a number of pixels, %u to 100000", min);
 		return -EINVAL;
 	}
 	*out = v;
@@ -109,7 +109,7 @@ static int parse_minwidth(const char *s, struct flame_svg_opts *o)
 		end++;
 	if (errno || end == s || *end || !(v >= 0) || (o->minwidth_percent && v > 100) ||
 	    v > 1e6) {
-		pr_err("--minwidth: '%s' is not a width in pixels or a percentage", s);
+		cli_bad_value("flamegraph", "--minwidth", s, "a width in pixels or a percentage");
 		return -EINVAL;
 	}
 	o->minwidth = v;
@@ -154,6 +154,7 @@ int cmd_flamegraph(int argc, char **argv)
 	int c, rc = KPROF_EXIT_USAGE;
 
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -162,11 +163,11 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_SUBTITLE: svg.subtitle = optarg; break;
 		case OPT_WIDTH:
 			/* room for the 10 px margins and a frame */
-			if (parse_uint("width", optarg, 40, &svg.width))
+			if (parse_uint("--width", optarg, 40, &svg.width))
 				return KPROF_EXIT_USAGE;
 			break;
 		case OPT_HEIGHT:
-			if (parse_uint("height", optarg, 2, &svg.frame_height))
+			if (parse_uint("--height", optarg, 2, &svg.frame_height))
 				return KPROF_EXIT_USAGE;
 			break;
 		case OPT_MINWIDTH:
@@ -175,8 +176,8 @@ int cmd_flamegraph(int argc, char **argv)
 			break;
 		case OPT_COLORS:
 			if (flame_colors_parse(optarg, &svg.colors)) {
-				pr_err("--colors: '%s' is not one of hot, mem, io, kernel", optarg);
-				return KPROF_EXIT_USAGE;
+				return cli_bad_value("flamegraph", "--colors", optarg,
+						     "hot, mem, io or kernel");
 			}
 			break;
 		case OPT_INVERTED: svg.inverted = true; break;
@@ -194,25 +195,21 @@ int cmd_flamegraph(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		default:
-			usage(stderr);
-			return KPROF_EXIT_USAGE;
+			return cli_bad_option("flamegraph", argv, "i:o:h", long_opts);
 		}
 	}
 	if (diff) {
-		if (input || argc - optind != 2) {
-			pr_err("flamegraph: --diff takes two inputs, BEFORE and AFTER");
-			return KPROF_EXIT_USAGE;
-		}
+		if (input || argc - optind != 2)
+			return cli_usage_error("flamegraph", "--diff takes two inputs, BEFORE and AFTER");
 	} else if (argc - optind > 1 || (input && argc - optind == 1)) {
-		pr_err("flamegraph: one input only (use --diff BEFORE AFTER to compare two)");
-		return KPROF_EXIT_USAGE;
+		return cli_usage_error("flamegraph",
+				       "one input only (use --diff BEFORE AFTER to compare two)");
 	} else if (argc - optind == 1) {
 		input = argv[optind];
 	} else if (!input && isatty(STDIN_FILENO)) {
 		/* flamegraph.pl would wait for a terminal's input; nobody means that */
-		pr_err("flamegraph: no input (give a file, or pipe folded text in)");
-		usage(stderr);
-		return KPROF_EXIT_USAGE;
+		return cli_usage_error("flamegraph",
+				       "no input (give a file, or pipe folded text in)");
 	}
 	if ((svg.self_delta || svg.no_normalize) && !diff)
 		pr_warn("flamegraph: --self-delta and --no-normalize only matter with --diff");

@@ -4,8 +4,8 @@
  * exporting cmd_<name>(argc, argv) with argv[0] the command name. A command returns the process
  * exit status (see KPROF_EXIT_*); it is the only layer that prints for the user.
  */
-#ifndef KPROF_CMD_LOCAL_H
-#define KPROF_CMD_LOCAL_H
+#ifndef KPROF_CMD_INT_H
+#define KPROF_CMD_INT_H
 
 enum kprof_exit {
 	KPROF_EXIT_OK		= 0,
@@ -43,6 +43,25 @@ struct profile;
 void warn_stale_files(const char *input, const struct profile *p);
 /* warn_stale_files() and every other thing the file holds that kprof did not use. */
 void warn_profile_notes(const char *input, const struct profile *p);
+
+/*
+ * ---- reporting (cli-util.c): every message to the user goes through these ----
+ * cli_fail: "kprof: error: <subject>: <reason>" (@err when non-empty, else strerror of @ret;
+ * @subject NULL when @err names the file already); returns KPROF_EXIT_ERROR.
+ * cli_bad_value: "kprof: error: <cmd>: <opt> '<value>': <what is valid>"; KPROF_EXIT_USAGE.
+ * cli_usage_error: "kprof: error: <cmd>: <what> (see 'kprof help <cmd>')"; KPROF_EXIT_USAGE.
+ * cli_bad_option: after getopt_long() returned '?' (with opterr = 0): the unknown option, or
+ * the one that needs a value, through cli_usage_error.
+ */
+struct option;
+int cli_fail(const char *subject, int ret, const char *err);
+int cli_bad_value(const char *cmd, const char *opt, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_bad_option(const char *cmd, char **argv, const char *optstring,
+		   const struct option *longopts);
+/* A target option (-p, -e, -C, --duration; see target_opt()) whose value is not @what. */
+int cli_bad_target(const char *cmd, int c, const char *value, const char *what);
 
 #define KPROF_CMD_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 KPROF_COMMANDS(KPROF_CMD_DECLARE)

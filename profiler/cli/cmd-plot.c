@@ -95,10 +95,8 @@ int cmd_plot(int argc, char **argv)
 			svg = optarg;
 			break;
 		case OPT_LABEL:
-			if (nr_labels == 2) {
-				pr_err("plot: more than two --label");
-				goto usage_error;
-			}
+			if (nr_labels == 2)
+				return cli_usage_error("plot", "more than two --label");
 			labels[nr_labels++] = optarg;
 			break;
 		case OPT_SIZE: {
@@ -106,8 +104,8 @@ int cmd_plot(int argc, char **argv)
 
 			if (sscanf(optarg, "%dx%d%c", &width, &height, &tail) != 2 || width < 30 ||
 			    height < 8 || width > 1000 || height > 1000) {
-				pr_err("plot: bad --size '%s' (WxH, 30x8 to 1000x1000)", optarg);
-				goto usage_error;
+				return cli_bad_value("plot", "--size", optarg,
+						     "WxH, 30x8 to 1000x1000");
 			}
 			break;
 		}
@@ -115,14 +113,11 @@ int cmd_plot(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		default:
-			pr_err("plot: unknown option or missing value: '%s'", argv[optind - 1]);
-			goto usage_error;
+			return cli_bad_option("plot", argv, "h", longopts);
 		}
 	}
-	if (argc - optind != 3) {
-		pr_err("plot: need BASE, NEW and a KEY");
-		goto usage_error;
-	}
+	if (argc - optind != 3)
+		return cli_usage_error("plot", "need BASE, NEW and a KEY");
 	key = argv[optind + 2];
 	if (compare_sets_load(&sets, argv + optind, 2, labels, nr_labels))
 		return KPROF_EXIT_ERROR;
@@ -146,7 +141,4 @@ int cmd_plot(int argc, char **argv)
 	free(bad);
 	compare_sets_release(&sets);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
-usage_error:
-	usage(stderr);
-	return KPROF_EXIT_USAGE;
 }

@@ -50,16 +50,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	pr_err("record: %s", msg);
-	fputs(usage_text, stderr);
-	return KPROF_EXIT_USAGE;
-}
-
 static bool power_of_two(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -73,23 +63,24 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 	int c, r;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+aC:p:e:F:c:gm:o:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (record_parse_u64(optarg, &o->freq) || !o->freq)
-				return usage_error("bad frequency '%s'", optarg);
+				return cli_bad_value("record", "-F", optarg, "a frequency in Hz > 0");
 			break;
 		case 'c':
 			if (record_parse_u64(optarg, &o->period) || !o->period)
-				return usage_error("bad period '%s'", optarg);
+				return cli_bad_value("record", "-c", optarg, "a period > 0");
 			break;
 		case 'g':
 			o->callgraph = true;
 			break;
 		case 'm':
 			if (record_parse_u64(optarg, &v) || !power_of_two(v) || v > (1 << 20))
-				return usage_error("-m wants a power of two of pages, not '%s'",
-						   optarg);
+				return cli_bad_value("record", "-m", optarg,
+						     "a power of two of pages, up to 1048576");
 			o->mmap_pages = (unsigned int)v;
 			break;
 		case 'o':
@@ -106,16 +97,15 @@ static int parse(int argc, char **argv, struct record_opts *o, struct target_arg
 			if (r > 0)
 				break;
 			if (r < 0)
-				pr_err("record: %s '%s'", what, optarg);
-			fputs(usage_text, stderr);
-			return KPROF_EXIT_USAGE;
+				return cli_bad_target("record", c, optarg, what);
+			return cli_bad_option("record", argv, "+aC:p:e:F:c:gm:o:h", long_opts);
 		}
 	}
 	if (o->freq && o->period)
-		return usage_error("%s", "-F and -c exclude each other");
+		return cli_usage_error("record", "-F and -c exclude each other");
 	bad = target_check(t, optind < argc);
 	if (bad)
-		return usage_error("%s", bad);
+		return cli_usage_error("record", "%s", bad);
 	o->system_wide = t->system_wide;
 	o->cpus = t->cpus;
 	o->pids = t->pids;
@@ -171,14 +161,15 @@ int cmd_record(int argc, char **argv)
 		ret = KPROF_EXIT_ERROR;
 		goto out;
 	}
+	/* said once the events count and the command runs: tests wait for it (kprof -v record) */
+	pr_debug("record: recording into %s", o.output);
 	sig = record_wait(&(struct record_wait_opts){ .child = record_session_child(rs),
 						      .duration_s = t.duration }, &status);
 	if (sig == SIGINT || sig == SIGTERM)
 		pr_debug("record: %s, writing %s", strsignal(sig), o.output);
 	ret = record_session_stop(rs, &st);
 	if (ret) {
-		pr_err("record: %s: %s", o.output, strerror(-ret));
-		ret = KPROF_EXIT_ERROR;
+		ret = cli_fail(o.output, ret, NULL);
 		goto out;
 	}
 	pr_info("recorded %llu samples (%llu lost, %llu throttled) of %s into %s",

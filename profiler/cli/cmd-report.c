@@ -63,6 +63,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 	*a = (struct report_args){ .input = "perf.data", .calltrace_min = 0.5 };
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -76,7 +77,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else if (!strcmp(optarg, "json"))
 				a->format = FORMAT_JSON;
 			else
-				return pr_err("report: unknown format '%s'", optarg), -1;
+				return cli_bad_value("report", "--format", optarg,
+						     "lkp, table or json"), -1;
 			break;
 		case 'V':
 			a->load.vmlinux = optarg;
@@ -86,22 +88,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'w':
 			if (strcmp(optarg, "period") && strcmp(optarg, "samples"))
-				return pr_err("report: --weight is period or samples"), -1;
+				return cli_bad_value("report", "--weight", optarg,
+						     "period or samples"), -1;
 			a->weight_samples = !strcmp(optarg, "samples");
 			break;
 		case 'c':
 			a->calltrace_min = strtod(optarg, &end);
 			if (end == optarg || *end || a->calltrace_min < 0 || a->calltrace_min > 100)
-				return pr_err("report: bad --calltrace-min '%s'", optarg), -1;
+				return cli_bad_value("report", "--calltrace-min", optarg,
+						     "a percentage, 0 to 100"), -1;
 			break;
 		case 'h':
 			return 1;
 		default:
-			return -1;
+			return cli_bad_option("report", argv, "i:f:h", longopts), -1;
 		}
 	}
 	if (optind < argc)
-		return pr_err("report: unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]), -1;
 	return 0;
 }
 
@@ -143,7 +147,7 @@ void warn_profile_notes(const char *input, const struct profile *p)
 	if (p->nr_auxtrace)
 		pr_warn("%s: %llu AUXTRACE records (%s) ignored: their %llu bytes of trace are not "
 			"decoded into samples", input, (unsigned long long)p->nr_auxtrace,
-			perf_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
+			pd_auxtrace_name(p->auxtrace_type), (unsigned long long)p->auxtrace_bytes);
 	if (p->nr_late_headers)
 		pr_warn("%s: %llu pipe-mode feature/build-id records after the first sample "
 			"ignored", input, (unsigned long long)p->nr_late_headers);
@@ -211,19 +215,28 @@ static int write_tables(const struct report_args *a, const struct profile *p)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
+	enum profile_input kind;
 	struct profile *p;
-	char err[512];
+	char err[512], *file = NULL;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
+		if (ret > 0)
+			usage(stdout);
 		return ret > 0 ? KPROF_EXIT_OK : KPROF_EXIT_USAGE;
 	}
+	/* the same rule as collapse and flamegraph: a run directory is its perf.data */
+	ret = strcmp(a.input, "-") ? profile_input_sniff(a.input, &kind, &file, err, sizeof(err)) : 0;
+	if (ret)
+		return cli_fail(NULL, ret, err);	/* err names the file */
+	if (file)
+		a.input = file;
 	ret = profile_load(a.input, &a.load, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", a.input, err);
-		return KPROF_EXIT_ERROR;
+		ret = cli_fail(a.input, ret, err);
+		free(file);
+		return ret;
 	}
 	report_losses(a.input, p);
 	if (!p->nr_events)
@@ -232,9 +245,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret && fflush(stdout))
 		ret = -errno;
 	profile_free(p);
-	if (ret) {
+	if (ret)
 		pr_err("%s: cannot write the report: %s", a.input, strerror(-ret));
-		return KPROF_EXIT_ERROR;
-	}
-	return KPROF_EXIT_OK;
+	free(file);
+	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

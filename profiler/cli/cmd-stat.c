@@ -36,13 +36,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage_error(const char *what, const char *arg)
-{
-	pr_err("stat: %s '%s'", what, arg);
-	fputs(usage_text, stderr);
-	return KPROF_EXIT_USAGE;
-}
-
 static int parse(int argc, char **argv, struct stat_opts *o, struct target_args *t)
 {
 	const char *what = "", *bad;
@@ -50,11 +43,12 @@ static int parse(int argc, char **argv, struct stat_opts *o, struct target_args 
 	int c, r;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+aC:p:e:I:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (record_parse_u64(optarg, &v) || v < 10 || v > 3600000)
-				return usage_error("-I wants 10..3600000 ms, not", optarg);
+				return cli_bad_value("stat", "-I", optarg, "10 to 3600000 ms");
 			o->interval_ms = (unsigned int)v;
 			break;
 		case 'h':
@@ -65,14 +59,13 @@ static int parse(int argc, char **argv, struct stat_opts *o, struct target_args 
 			if (r > 0)
 				break;
 			if (r < 0)
-				return usage_error(what, optarg);
-			fputs(usage_text, stderr);
-			return KPROF_EXIT_USAGE;
+				return cli_bad_target("stat", c, optarg, what);
+			return cli_bad_option("stat", argv, "+aC:p:e:I:h", long_opts);
 		}
 	}
 	bad = target_check(t, optind < argc);
 	if (bad)
-		return usage_error(bad, "");
+		return cli_usage_error("stat", "%s", bad);
 	o->system_wide = t->system_wide;
 	o->cpus = t->cpus;
 	o->pids = t->pids;

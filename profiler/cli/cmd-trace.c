@@ -38,7 +38,7 @@ static const struct option long_opts[] = {
 #define HIST_BUCKETS 65	/* 0, then [2^k, 2^(k+1)) for k = 0..63 */
 
 struct tp_stats {
-	const struct perf_evattr *attr;
+	const struct pd_evattr *attr;
 	struct tep_event	*event;		/* NULL: format unknown */
 	struct tep_format_field	*field;		/* --field, when this event has it */
 	uint64_t		count, first, last;
@@ -165,20 +165,20 @@ static void print_hist(const struct tp_stats *t)
 		printf("(%llu values were not numbers)\n", (unsigned long long)t->not_numeric);
 }
 
-static int scan(struct perf_reader *r, struct tp_stats *tps,
+static int scan(struct pd_reader *r, struct tp_stats *tps,
 		const struct trace_args *a, char *err, size_t errlen)
 {
-	struct perf_record rec;
+	struct pd_record rec;
 	int ret;
 
-	while ((ret = perf_reader_next(r, &rec, err, errlen)) == 1) {
-		struct perf_sample s;
+	while ((ret = pd_reader_next(r, &rec, err, errlen)) == 1) {
+		struct pd_sample s;
 		struct tp_stats *t;
 
 		if (rec.hdr.type != PERF_RECORD_SAMPLE)
 			continue;
 		t = &tps[rec.attr->idx];
-		if (!t->attr || perf_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s))
+		if (!t->attr || pd_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s))
 			continue;
 		if (!t->count++)
 			t->first = s.time;
@@ -233,6 +233,7 @@ static int parse(int argc, char **argv, struct trace_args *a)
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:f:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -246,31 +247,27 @@ static int parse(int argc, char **argv, struct trace_args *a)
 			break;
 		case OPT_TOP:
 			a->top = strtoul(optarg, &end, 10);
-			if (*end || !a->top) {
-				pr_err("trace: bad --top '%s'", optarg);
-				return KPROF_EXIT_USAGE;
-			}
+			if (*end || !a->top)
+				return cli_bad_value("trace", "--top", optarg, "a positive integer");
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return KPROF_EXIT_OK;
 		default:
-			fputs(usage_text, stderr);
-			return KPROF_EXIT_USAGE;
+			return cli_bad_option("trace", argv, "i:f:h", long_opts);
 		}
 	}
-	if (optind < argc || (a->hist && !a->field)) {
-		pr_err("trace: %s", optind < argc ? "unexpected argument" : "--hist needs --field");
-		fputs(usage_text, stderr);
-		return KPROF_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cli_usage_error("trace", "unexpected argument '%s'", argv[optind]);
+	if (a->hist && !a->field)
+		return cli_usage_error("trace", "--hist needs --field");
 	return -1;
 }
 
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = { .input = "perf.data", .top = 10 };
-	struct perf_reader *r = NULL;
+	struct pd_reader *r = NULL;
 	struct tep_handle *tep = NULL;
 	struct tp_stats *tps = NULL;
 	size_t n = 0, nr_tp = 0, with_field = 0;
@@ -279,18 +276,18 @@ int cmd_trace(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	ret = perf_reader_open(a.input, &r, err, sizeof(err));
+	ret = pd_reader_open(a.input, &r, err, sizeof(err));
 	if (!ret) {
 		tep = tep_alloc();
 		ret = tep ? tracing_data_load(a.input, tep, err, sizeof(err)) : -ENOMEM;
 	}
 	if (!ret) {
-		n = perf_reader_nr_attrs(r);
+		n = pd_reader_nr_attrs(r);
 		tps = calloc(n, sizeof(*tps));
 		ret = tps ? 0 : -ENOMEM;
 	}
 	for (size_t i = 0; !ret && i < n; i++) {
-		const struct perf_evattr *ea = perf_reader_attr(r, i);
+		const struct pd_evattr *ea = pd_reader_attr(r, i);
 
 		if (ea->attr.type != PERF_TYPE_TRACEPOINT)
 			continue;
@@ -314,7 +311,7 @@ int cmd_trace(int argc, char **argv)
 	if (!ret)
 		report(tps, n, &a);
 	else
-		pr_err("trace: %s: %s", a.input, err[0] ? err : strerror(-ret));
+		cli_fail(a.input, ret, err);
 	for (size_t i = 0; tps && i < n; i++) {
 		for (size_t v = 0; v < tps[i].nr_values; v++)
 			free(tps[i].values[v]);
@@ -323,6 +320,6 @@ int cmd_trace(int argc, char **argv)
 	free(tps);
 	if (tep)
 		tep_free(tep);
-	perf_reader_close(r);
+	pd_reader_close(r);
 	return ret ? KPROF_EXIT_ERROR : KPROF_EXIT_OK;
 }

@@ -21,7 +21,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: kprof [-v|-q] <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; commands[i].name; i++)
 		fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "\n'kprof <command> --help' describes a command; docs/ has the manual.\n");
+	fprintf(fp, "\n'kprof help <command>' describes a command; docs/ has the manual.\n");
 }
 
 int main(int argc, char **argv)
@@ -40,13 +40,22 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return KPROF_EXIT_OK;
 		} else {
-			pr_err("unknown option '%s'", argv[i]);
-			usage(stderr);
+			pr_err("%s: unknown option (see 'kprof help')", argv[i]);
 			return KPROF_EXIT_USAGE;
 		}
 	}
 	if (i == argc) {
 		usage(stderr);
+		return KPROF_EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help") && i + 1 < argc) {
+		/* kprof help CMD: that command's own --help */
+		char *help_argv[] = { argv[i + 1], "--help", NULL };
+
+		for (size_t c = 0; commands[c].name; c++)
+			if (!strcmp(argv[i + 1], commands[c].name))
+				return commands[c].fn(2, help_argv);
+		pr_err("'%s' is not a kprof command (see 'kprof help')", argv[i + 1]);
 		return KPROF_EXIT_USAGE;
 	}
 	if (!strcmp(argv[i], "help")) {

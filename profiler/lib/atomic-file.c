@@ -35,8 +35,9 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg)
 		goto out;
 	}
 	/* mkstemp() creates 0600; results are meant to be read like any other file */
-	fchmod(fd, 0644 & ~process_umask());
-	ret = fn(fp, arg);
+	ret = fchmod(fd, 0644 & ~process_umask()) ? -errno : 0;
+	if (!ret)
+		ret = fn(fp, arg);
 	if (fflush(fp) && !ret)
 		ret = -errno;
 	if (ferror(fp) && !ret)

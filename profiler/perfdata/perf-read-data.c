@@ -27,7 +27,7 @@
  */
 #define QUEUE_LIMIT	(256u << 20)
 
-int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
+int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 {
 	r->buf = malloc(READ_BUF_SIZE);
 	if (!r->buf)
@@ -38,7 +38,7 @@ int reader_data_init(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-void reader_data_release(struct perf_reader *r)
+void reader_data_release(struct pd_reader *r)
 {
 	free(r->buf);
 	free(r->arena);
@@ -49,13 +49,13 @@ void reader_data_release(struct perf_reader *r)
 	reader_zstd_release(r);
 }
 
-static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+static int corrupt(const struct pd_record *rec, char *err, size_t errlen)
 {
 	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
 			   (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 }
 
-int reader_read_stream(struct perf_reader *r, void *buf, size_t len, size_t *got,
+int reader_read_stream(struct pd_reader *r, void *buf, size_t len, size_t *got,
 		       size_t min, char *err, size_t errlen)
 {
 	*got = 0;
@@ -74,7 +74,7 @@ int reader_read_stream(struct perf_reader *r, void *buf, size_t len, size_t *got
 }
 
 /* Buffer up to @n bytes of the data section at buf + buf_pos (fewer at its end). */
-static int refill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+static int refill(struct pd_reader *r, size_t n, char *err, size_t errlen)
 {
 	uint64_t want;
 	size_t got;
@@ -103,7 +103,7 @@ static int refill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 	return ret;
 }
 
-size_t reader_avail(struct perf_reader *r, size_t n, char *err, size_t errlen, int *ret)
+size_t reader_avail(struct pd_reader *r, size_t n, char *err, size_t errlen, int *ret)
 {
 	size_t have;
 
@@ -112,7 +112,7 @@ size_t reader_avail(struct perf_reader *r, size_t n, char *err, size_t errlen, i
 	return have < n ? have : n;
 }
 
-int reader_fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
+int reader_fill(struct pd_reader *r, size_t n, char *err, size_t errlen)
 {
 	int ret = refill(r, n, err, errlen);
 
@@ -122,7 +122,7 @@ int reader_fill(struct perf_reader *r, size_t n, char *err, size_t errlen)
 	       err_set(err, errlen, -EINVAL, "truncated data section");
 }
 
-int reader_skip(struct perf_reader *r, uint64_t n, char *err, size_t errlen)
+int reader_skip(struct pd_reader *r, uint64_t n, char *err, size_t errlen)
 {
 	size_t have = r->buf_len - r->buf_pos, got;
 	int ret;
@@ -159,7 +159,7 @@ int reader_skip(struct perf_reader *r, uint64_t n, char *err, size_t errlen)
  * The payload that follows some of perf's records outside their size: AUXTRACE's trace data,
  * pipe mode's TRACING_DATA. Skipped (and counted). 1 when @rec was one of them.
  */
-static int skip_payload(struct perf_reader *r, const struct perf_record *rec, char *err,
+static int skip_payload(struct pd_reader *r, const struct pd_record *rec, char *err,
 			size_t errlen)
 {
 	uint64_t n;
@@ -169,7 +169,7 @@ static int skip_payload(struct perf_reader *r, const struct perf_record *rec, ch
 		/* u64 size, offset, reference; u32 idx, tid, cpu, reserved */
 		if (rec->body_len < 40)
 			return corrupt(rec, err, errlen);
-		n = perf_u64_at(rec->body, 0);
+		n = pd_u64_at(rec->body, 0);
 		r->stats.auxtrace++;
 		r->stats.auxtrace_bytes += n;
 	} else if (rec->hdr.type == PERF_RECORD_HEADER_TRACING_DATA) {
@@ -185,7 +185,7 @@ static int skip_payload(struct perf_reader *r, const struct perf_record *rec, ch
 }
 
 /* The next record in file order: 1, 0 at the end of the data section, or -errno. */
-static int next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+static int next_raw(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	uint64_t off;
 	size_t have;
@@ -245,7 +245,7 @@ again:
 	return 1;
 }
 
-int reader_peek_type(struct perf_reader *r, uint32_t *type, char *err, size_t errlen)
+int reader_peek_type(struct pd_reader *r, uint32_t *type, char *err, size_t errlen)
 {
 	struct perf_event_header h;
 	size_t have;
@@ -264,13 +264,13 @@ int reader_peek_type(struct perf_reader *r, uint32_t *type, char *err, size_t er
 	return 1;
 }
 
-int reader_next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+int reader_next_raw(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	return next_raw(r, rec, err, errlen);
 }
 
 /* Find a sample's attr (by its id when there are several) and its time. */
-static int classify_sample(struct perf_reader *r, struct perf_record *rec, char *err,
+static int classify_sample(struct pd_reader *r, struct pd_record *rec, char *err,
 			   size_t errlen)
 {
 	uint64_t type;
@@ -279,7 +279,7 @@ static int classify_sample(struct perf_reader *r, struct perf_record *rec, char 
 	if (r->nr_attrs > 1) {
 		if (rec->body_len < ((size_t)r->id_pos + 1) * 8)
 			return corrupt(rec, err, errlen);
-		rec->attr = reader_attr_by_id(r, perf_u64_at(rec->body, (size_t)r->id_pos));
+		rec->attr = reader_attr_by_id(r, pd_u64_at(rec->body, (size_t)r->id_pos));
 		if (!rec->attr)
 			return 0;
 	} else {
@@ -292,35 +292,35 @@ static int classify_sample(struct perf_reader *r, struct perf_record *rec, char 
 	     !!(type & PERF_SAMPLE_TID);
 	if (rec->body_len < (at + 1) * 8)
 		return corrupt(rec, err, errlen);
-	rec->time = perf_u64_at(rec->body, at);
+	rec->time = pd_u64_at(rec->body, at);
 	return 0;
 }
 
 /* A kernel record other than a sample: attr and time from its sample_id_all trailer. */
-static int classify_other(struct perf_reader *r, struct perf_record *rec, char *err,
+static int classify_other(struct pd_reader *r, struct pd_record *rec, char *err,
 			  size_t errlen)
 {
-	const struct perf_evattr *ev = &r->attrs[0];
-	struct perf_sample id;
+	const struct pd_evattr *ev = &r->attrs[0];
+	struct pd_sample id;
 
 	if (!ev->attr.sample_id_all)
 		return 0;
 	if (r->nr_attrs > 1) {
 		if (rec->body_len < (size_t)r->is_pos * 8)
 			return corrupt(rec, err, errlen);
-		ev = reader_attr_by_id(r, perf_u64_at(rec->body, rec->body_len / 8 -
+		ev = reader_attr_by_id(r, pd_u64_at(rec->body, rec->body_len / 8 -
 						      (size_t)r->is_pos));
 		if (!ev)
 			return 0;
 	}
-	if (perf_sample_id_decode(rec->body, rec->body_len, &ev->attr, &id))
+	if (pd_sample_id_decode(rec->body, rec->body_len, &ev->attr, &id))
 		return corrupt(rec, err, errlen);
 	rec->attr = ev;
 	rec->time = id.time;
 	return 0;
 }
 
-static int enqueue(struct perf_reader *r, const struct perf_record *rec)
+static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 {
 	struct queued_record *q;
 	unsigned char *a;
@@ -384,7 +384,7 @@ static void merge_runs(const struct queued_record *a, size_t na, const struct qu
  * neighbouring runs until one is left costs n log(runs) instead of a general sort's n log(n)
  * (glibc's qsort also sorts records this large indirectly). Without memory for that, qsort.
  */
-static void sort_queue(struct perf_reader *r)
+static void sort_queue(struct pd_reader *r)
 {
 	struct queued_record *v = r->queue, *tmp, *swap;
 	size_t n = r->nr_queued, nr_runs = 0, *runs;
@@ -433,7 +433,7 @@ static void sort_queue(struct perf_reader *r)
 }
 
 /* Release the queued records with time <= @limit (perf's do_flush). */
-static void flush(struct perf_reader *r, uint64_t limit)
+static void flush(struct pd_reader *r, uint64_t limit)
 {
 	size_t n = 0;
 
@@ -449,7 +449,7 @@ static void flush(struct perf_reader *r, uint64_t limit)
 }
 
 /* Drop the released records; the rest move to the front of a fresh arena. */
-static int compact(struct perf_reader *r)
+static int compact(struct pd_reader *r)
 {
 	size_t len = 0, keep = r->nr_queued - r->ready;
 	unsigned char *a2, *tmp;
@@ -481,7 +481,7 @@ static int compact(struct perf_reader *r)
 	return 0;
 }
 
-static void deliver_queued(struct perf_reader *r, struct perf_record *rec)
+static void deliver_queued(struct pd_reader *r, struct pd_record *rec)
 {
 	const struct queued_record *q = &r->queue[r->ready_pos++];
 
@@ -494,7 +494,7 @@ static void deliver_queued(struct perf_reader *r, struct perf_record *rec)
 }
 
 /* Route one record from the file: 1 = hand it out now, 0 = queued or dropped, -errno. */
-static int route(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+static int route(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret;
 
@@ -537,12 +537,12 @@ static int route(struct perf_reader *r, struct perf_record *rec, char *err, size
 	return 0;
 }
 
-void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes)
+void pd_reader_set_queue_limit(struct pd_reader *r, size_t bytes)
 {
 	r->queue_limit = bytes;
 }
 
-int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret;
 

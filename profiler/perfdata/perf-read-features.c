@@ -43,7 +43,7 @@ static uint32_t feat_u32(struct feat *f)
 	return v;
 }
 
-/* struct perf_header_string: u32 len (padded, NUL included), then the bytes. */
+/* struct pd_header_string: u32 len (padded, NUL included), then the bytes. */
 static char *feat_string(struct feat *f)
 {
 	uint32_t len = feat_u32(f);
@@ -94,7 +94,7 @@ static int parse_cmdline(struct feat *f, char **out)
 }
 
 /* Name the attr whose ids include @id (perf matches EVENT_DESC entries to evsels by id). */
-static struct perf_evattr *attr_of_desc(struct perf_reader *r, size_t i, uint64_t first_id,
+static struct pd_evattr *attr_of_desc(struct pd_reader *r, size_t i, uint64_t first_id,
 					 bool has_id)
 {
 	if (has_id) {
@@ -106,7 +106,7 @@ static struct perf_evattr *attr_of_desc(struct perf_reader *r, size_t i, uint64_
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
 }
 
-static int parse_event_desc(struct perf_reader *r, struct feat *f)
+static int parse_event_desc(struct pd_reader *r, struct feat *f)
 {
 	uint32_t nr = feat_u32(f), attr_size = feat_u32(f);
 
@@ -116,7 +116,7 @@ static int parse_event_desc(struct perf_reader *r, struct feat *f)
 		const void *ids;
 		uint32_t nr_ids;
 		uint64_t first = 0;
-		struct perf_evattr *ev;
+		struct pd_evattr *ev;
 		char *name;
 
 		feat_take(f, attr_size);
@@ -128,7 +128,7 @@ static int parse_event_desc(struct perf_reader *r, struct feat *f)
 			return f->bad ? -EINVAL : -ENOMEM;
 		}
 		if (nr_ids)
-			first = perf_u64_at(ids, 0);
+			first = pd_u64_at(ids, 0);
 		ev = attr_of_desc(r, i, first, nr_ids > 0);
 		if (ev) {
 			free(ev->name);
@@ -141,17 +141,17 @@ static int parse_event_desc(struct perf_reader *r, struct feat *f)
 }
 
 /*
- * BUILD_ID: perf_record_header_build_id records -- header, pid, 24 id bytes (the size in byte 20
+ * BUILD_ID: pd_build_id_header records -- header, pid, 24 id bytes (the size in byte 20
  * when misc has PERF_RECORD_MISC_BUILD_ID_SIZE, else 20), the file name padded to the size.
  */
-static int parse_build_ids(struct perf_file_info *in, struct feat *f)
+static int parse_build_ids(struct pd_file_info *in, struct feat *f)
 {
 	size_t alloc = in->nr_build_ids;
 
 	while (f->left && !f->bad) {
 		const unsigned char *rec = f->p;
 		struct perf_event_header h;
-		struct perf_build_id *b;
+		struct pd_build_id *b;
 		const char *name;
 		size_t name_len;
 		int32_t pid;
@@ -171,7 +171,7 @@ static int parse_build_ids(struct perf_file_info *in, struct feat *f)
 		in->build_ids = b;
 		b += in->nr_build_ids;
 		memcpy(&pid, rec + sizeof(h), 4);
-		*b = (struct perf_build_id){
+		*b = (struct pd_build_id){
 			.pid = pid, .size = 20,
 			.kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
 				  (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
@@ -188,9 +188,9 @@ static int parse_build_ids(struct perf_file_info *in, struct feat *f)
 	return f->bad ? -EINVAL : 0;
 }
 
-static int parse_feature(struct perf_reader *r, unsigned int bit, struct feat *f)
+static int parse_feature(struct pd_reader *r, unsigned int bit, struct feat *f)
 {
-	struct perf_file_info *in = &r->info;
+	struct pd_file_info *in = &r->info;
 
 	switch (bit) {
 	case PERF_FEAT_HOSTNAME:
@@ -252,11 +252,11 @@ static char *fallback_name(const struct perf_event_attr *a)
 	return strdup(buf);
 }
 
-int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
+int reader_read_features(struct pd_reader *r, char *err, size_t errlen)
 {
-	const struct perf_file_header *h = &r->header;
+	const struct pd_file_header *h = &r->header;
 	uint64_t at = h->data.offset + h->data.size, nr = 0;
-	struct perf_file_section *sec;
+	struct pd_file_section *sec;
 	unsigned int i = 0;
 	int ret = 0;
 
@@ -284,6 +284,8 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 					  (unsigned long long)sec[i].size);
 			break;
 		}
+		if (bit == PERF_FEAT_TRACING_DATA)	/* read on demand: pd_reader_tracing_data */
+			r->tracing_data = sec[i];
 		if (bit == PERF_FEAT_HOSTNAME || bit == PERF_FEAT_OSRELEASE ||
 		    bit == PERF_FEAT_VERSION || bit == PERF_FEAT_ARCH || bit == PERF_FEAT_NRCPUS ||
 		    bit == PERF_FEAT_CMDLINE || bit == PERF_FEAT_EVENT_DESC ||
@@ -316,7 +318,7 @@ int reader_read_features(struct perf_reader *r, char *err, size_t errlen)
 	return ret;
 }
 
-int reader_parse_feature(struct perf_reader *r, unsigned int bit, const void *p, size_t len)
+int reader_parse_feature(struct pd_reader *r, unsigned int bit, const void *p, size_t len)
 {
 	struct feat f = { p, len, false };
 	int ret = parse_feature(r, bit, &f);
@@ -324,7 +326,7 @@ int reader_parse_feature(struct perf_reader *r, unsigned int bit, const void *p,
 	return ret == -ENOMEM || ret == -ENOTSUP ? ret : ret ? -EINVAL : 0;
 }
 
-int reader_name_attrs(struct perf_reader *r)
+int reader_name_attrs(struct pd_reader *r)
 {
 	for (size_t a = 0; a < r->nr_attrs; a++) {
 		if (!r->attrs[a].name)
@@ -332,5 +334,33 @@ int reader_name_attrs(struct perf_reader *r)
 		if (!r->attrs[a].name)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+int pd_reader_tracing_data(struct pd_reader *r, void **buf, size_t *len, char *err,
+			   size_t errlen)
+{
+	uint64_t size = r->tracing_data.size;
+	void *p;
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	if (!feature_set(r, PERF_FEAT_TRACING_DATA) || !size)
+		return err_set(err, errlen, -ENOENT,
+			       "no tracepoint formats (TRACING_DATA) in the file");
+	if (size > MAX_FEATURE_BYTES)
+		return err_set(err, errlen, -EINVAL, "feature %u is too large",
+			       PERF_FEAT_TRACING_DATA);
+	p = malloc(size);
+	if (!p)
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	ret = reader_pread(r, p, size, r->tracing_data.offset, err, errlen);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*buf = p;
+	*len = size;
 	return 0;
 }

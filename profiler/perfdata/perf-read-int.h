@@ -17,24 +17,25 @@ struct reader_id {
 	size_t		attr;
 };
 
-/* A record waiting in the time-ordering queue. Its bytes are in perf_reader.arena. */
+/* A record waiting in the time-ordering queue. Its bytes are in pd_reader.arena. */
 struct queued_record {
 	uint64_t			time, seq, offset;
 	size_t				at;	/* offset of the record in the arena */
-	const struct perf_evattr	*attr;
+	const struct pd_evattr	*attr;
 };
 
-struct perf_reader {
+struct pd_reader {
 	int			fd;
 	uint64_t		file_size;
-	struct perf_file_header	header;
-	struct perf_evattr	*attrs;
+	struct pd_file_header	header;
+	struct pd_evattr	*attrs;
 	size_t			nr_attrs;
 	struct reader_id	*ids;		/* sorted by id; only with several attrs */
 	size_t			nr_ids;
-	int			id_pos, is_pos;	/* see perf_sample_id_pos() */
-	struct perf_file_info	info;
-	struct perf_record_stats stats;
+	int			id_pos, is_pos;	/* see pd_sample_id_pos() */
+	struct pd_file_info	info;
+	struct pd_record_stats stats;
+	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */
 
 	/* Sequential reading of the data section through buf. */
 	unsigned char		*buf;
@@ -67,63 +68,63 @@ struct perf_reader {
 	struct reader_zstd	*zstd;
 };
 
-int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+int reader_pread(struct pd_reader *r, void *buf, size_t len, uint64_t off,
 		 char *err, size_t errlen);
-const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id);
+const struct pd_evattr *reader_attr_by_id(const struct pd_reader *r, uint64_t id);
 
-static inline bool feature_set(const struct perf_reader *r, unsigned int bit)
+static inline bool feature_set(const struct pd_reader *r, unsigned int bit)
 {
 	return r->header.adds_features[bit / 64] & (1ULL << (bit % 64));
 }
 
 /* perf-read-features.c: the feature sections (and event names). */
-int reader_read_features(struct perf_reader *r, char *err, size_t errlen);
+int reader_read_features(struct pd_reader *r, char *err, size_t errlen);
 /* One feature payload (a section, or a pipe-mode HEADER_FEATURE record). 0 or -errno. */
-int reader_parse_feature(struct perf_reader *r, unsigned int bit, const void *p, size_t len);
+int reader_parse_feature(struct pd_reader *r, unsigned int bit, const void *p, size_t len);
 /* Give every attr without an EVENT_DESC name perf's generic one. 0 or -ENOMEM. */
-int reader_name_attrs(struct perf_reader *r);
+int reader_name_attrs(struct pd_reader *r);
 /* perf-read.c: the id -> attr index and where ids sit, once the attrs are known. */
-int reader_index_ids(struct perf_reader *r, char *err, size_t errlen);
+int reader_index_ids(struct pd_reader *r, char *err, size_t errlen);
 /* Check and zero-extend one attr of @size bytes as written; 0 or -errno with err set. */
-int reader_take_attr(struct perf_reader *r, struct perf_evattr *ev, const void *buf,
+int reader_take_attr(struct pd_reader *r, struct pd_evattr *ev, const void *buf,
 		     size_t room, char *err, size_t errlen);
 /*
  * Read a pipe into @buf (room @len) until at least @min bytes are there or it ends; *got says
  * how many. 0 or -errno with err set.
  */
-int reader_read_stream(struct perf_reader *r, void *buf, size_t len, size_t *got,
+int reader_read_stream(struct pd_reader *r, void *buf, size_t len, size_t *got,
 		       size_t min, char *err, size_t errlen);
 /* perf-read-data.c: @n bytes of the data stream at buf + buf_pos, reading as needed. */
-int reader_fill(struct perf_reader *r, size_t n, char *err, size_t errlen);
+int reader_fill(struct pd_reader *r, size_t n, char *err, size_t errlen);
 /* Bytes of the stream buffered or still readable, up to @n (EOF of a pipe: fewer). */
-size_t reader_avail(struct perf_reader *r, size_t n, char *err, size_t errlen, int *ret);
+size_t reader_avail(struct pd_reader *r, size_t n, char *err, size_t errlen, int *ret);
 /* The type of the next record in the stream without taking it: 1, 0 at the end, -errno. */
-int reader_peek_type(struct perf_reader *r, uint32_t *type, char *err, size_t errlen);
+int reader_peek_type(struct pd_reader *r, uint32_t *type, char *err, size_t errlen);
 /*
  * The next record in stream order (not time-ordered): 1, 0 at the end, -errno; while a
  * pipe-mode stream is opened, 2 for a record whose payload was skipped (TRACING_DATA, AUXTRACE).
  */
-int reader_next_raw(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen);
+int reader_next_raw(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen);
 /* Skip @n bytes of the data stream (AUXTRACE and TRACING_DATA payloads). */
-int reader_skip(struct perf_reader *r, uint64_t n, char *err, size_t errlen);
+int reader_skip(struct pd_reader *r, uint64_t n, char *err, size_t errlen);
 /* perf-read-pipe.c: the records before the first kernel record of a pipe-mode stream. */
-int reader_pipe_open(struct perf_reader *r, char *err, size_t errlen);
+int reader_pipe_open(struct pd_reader *r, char *err, size_t errlen);
 /*
  * A perf user record (type >= 64) met in the stream: names, features, the payloads that follow
  * some of them. 0, or -errno with err set.
  */
-int reader_user_record(struct perf_reader *r, const struct perf_record *rec, char *err,
+int reader_user_record(struct pd_reader *r, const struct pd_record *rec, char *err,
 		       size_t errlen);
 /* perf-read-zstd.c */
-int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char *err,
+int reader_zstd_feed(struct pd_reader *r, const struct pd_record *rec, char *err,
 		     size_t errlen);
 /* The next decompressed record: 1 and *rec filled, 0 when none is complete. */
-int reader_zstd_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen);
+int reader_zstd_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen);
 /* At the end of the stream: -EINVAL when a decompressed record was left incomplete. */
-int reader_zstd_finish(struct perf_reader *r, char *err, size_t errlen);
-void reader_zstd_release(struct perf_reader *r);
+int reader_zstd_finish(struct pd_reader *r, char *err, size_t errlen);
+void reader_zstd_release(struct pd_reader *r);
 /* perf-read-data.c: the record stream. */
-int reader_data_init(struct perf_reader *r, char *err, size_t errlen);
-void reader_data_release(struct perf_reader *r);
+int reader_data_init(struct pd_reader *r, char *err, size_t errlen);
+void reader_data_release(struct pd_reader *r);
 
 #endif

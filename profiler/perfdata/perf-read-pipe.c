@@ -19,7 +19,7 @@
 
 #define MAX_PIPE_ATTRS	4096
 
-const char *perf_auxtrace_name(uint32_t type)
+const char *pd_auxtrace_name(uint32_t type)
 {
 	static const char *const names[] = {
 		[PERF_AUXTRACE_INTEL_PT] = "Intel PT", [PERF_AUXTRACE_INTEL_BTS] = "Intel BTS",
@@ -31,10 +31,10 @@ const char *perf_auxtrace_name(uint32_t type)
 }
 
 /* HEADER_ATTR: a perf_event_attr of attr.size bytes, then the u64 ids of its fds. */
-static int add_attr(struct perf_reader *r, const struct perf_record *rec, char *err,
+static int add_attr(struct pd_reader *r, const struct pd_record *rec, char *err,
 		    size_t errlen)
 {
-	struct perf_evattr *ev;
+	struct pd_evattr *ev;
 	uint32_t size;
 	size_t nr;
 	int ret;
@@ -70,7 +70,7 @@ static int add_attr(struct perf_reader *r, const struct perf_record *rec, char *
 }
 
 /* EVENT_UPDATE of type NAME: u64 type, u64 id, the name. perf's evsel gets it. */
-static int event_update(struct perf_reader *r, const struct perf_record *rec)
+static int event_update(struct pd_reader *r, const struct pd_record *rec)
 {
 	const char *name = (const char *)rec->body + 16;
 	uint64_t type, id;
@@ -78,8 +78,8 @@ static int event_update(struct perf_reader *r, const struct perf_record *rec)
 
 	if (rec->body_len < 17)
 		return 0;
-	type = perf_u64_at(rec->body, 0);
-	id = perf_u64_at(rec->body, 1);
+	type = pd_u64_at(rec->body, 0);
+	id = pd_u64_at(rec->body, 1);
 	if (type != PERF_EVENT_UPDATE_NAME || !memchr(name, '\0', rec->body_len - 16))
 		return 0;
 	for (size_t a = 0; a < r->nr_attrs; a++) {
@@ -97,7 +97,7 @@ static int event_update(struct perf_reader *r, const struct perf_record *rec)
 	return 0;
 }
 
-int reader_user_record(struct perf_reader *r, const struct perf_record *rec, char *err,
+int reader_user_record(struct pd_reader *r, const struct pd_record *rec, char *err,
 		       size_t errlen)
 {
 	int ret = 0;
@@ -129,9 +129,9 @@ int reader_user_record(struct perf_reader *r, const struct perf_record *rec, cha
 						   (const char *)rec->body - 8, rec->hdr.size);
 		else if (rec->body_len < 8)
 			ret = -EINVAL;
-		else if (perf_u64_at(rec->body, 0) != PERF_FEAT_EVENT_DESC &&
-			 perf_u64_at(rec->body, 0) < PERF_FILE_FEAT_BITS)
-			ret = reader_parse_feature(r, (unsigned int)perf_u64_at(rec->body, 0),
+		else if (pd_u64_at(rec->body, 0) != PERF_FEAT_EVENT_DESC &&
+			 pd_u64_at(rec->body, 0) < PERF_FILE_FEAT_BITS)
+			ret = reader_parse_feature(r, (unsigned int)pd_u64_at(rec->body, 0),
 						   (const char *)rec->body + 8,
 						   rec->body_len - 8);
 		break;
@@ -148,9 +148,9 @@ int reader_user_record(struct perf_reader *r, const struct perf_record *rec, cha
 	return 0;
 }
 
-int reader_pipe_open(struct perf_reader *r, char *err, size_t errlen)
+int reader_pipe_open(struct pd_reader *r, char *err, size_t errlen)
 {
-	struct perf_record rec;
+	struct pd_record rec;
 	uint32_t type;
 	int ret;
 

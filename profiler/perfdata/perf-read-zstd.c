@@ -22,7 +22,7 @@ struct reader_zstd {
 	uint64_t	offset;		/* of the COMPRESSED record they came from */
 };
 
-void reader_zstd_release(struct perf_reader *r)
+void reader_zstd_release(struct pd_reader *r)
 {
 	if (!r->zstd)
 		return;
@@ -32,7 +32,7 @@ void reader_zstd_release(struct perf_reader *r)
 	r->zstd = NULL;
 }
 
-static int zstd_init(struct perf_reader *r, char *err, size_t errlen)
+static int zstd_init(struct pd_reader *r, char *err, size_t errlen)
 {
 	struct reader_zstd *z = calloc(1, sizeof(*z));
 
@@ -45,7 +45,7 @@ static int zstd_init(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char *err,
+int reader_zstd_feed(struct pd_reader *r, const struct pd_record *rec, char *err,
 		     size_t errlen)
 {
 	ZSTD_inBuffer in = { rec->body, rec->body_len, 0 };
@@ -56,7 +56,7 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 		return ret;
 	z = r->zstd;
 	/* what is left is the start of a record continued in this batch */
-	if (z->len > z->pos)	/* (no memmove of a NULL buffer before the first batch) */
+	if (z->pos)	/* not memmove(NULL, NULL, 0) before the first batch: UB */
 		memmove(z->out, z->out + z->pos, z->len - z->pos);
 	z->len -= z->pos;
 	z->pos = 0;
@@ -89,7 +89,7 @@ int reader_zstd_feed(struct perf_reader *r, const struct perf_record *rec, char 
 	return 0;
 }
 
-int reader_zstd_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen)
+int reader_zstd_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)
 {
 	struct reader_zstd *z = r->zstd;
 	size_t have;
@@ -119,7 +119,7 @@ int reader_zstd_next(struct perf_reader *r, struct perf_record *rec, char *err, 
 	return 1;
 }
 
-int reader_zstd_finish(struct perf_reader *r, char *err, size_t errlen)
+int reader_zstd_finish(struct pd_reader *r, char *err, size_t errlen)
 {
 	if (r->zstd && r->zstd->pos != r->zstd->len)
 		return err_set(err, errlen, -EINVAL,

@@ -23,18 +23,18 @@
 #define MAX_ATTR_BYTES		4096
 #define MAX_IDS_PER_ATTR	(1u << 20)
 #define MAX_FEATURE_STRING	(1u << 20)
-#define PERF_FILE_HEADER_V1_SIZE offsetof(struct perf_file_header, adds_features)
+#define PERF_FILE_HEADER_V1_SIZE offsetof(struct pd_file_header, adds_features)
 #define PERF_PIPE_HEADER_SIZE	16
 #define PERF_READ_FORMAT_KNOWN	((uint64_t)(PERF_FORMAT_LOST << 1) - 1)
 
 /* Is [off, off + size) inside the file? Checked without overflow. */
-static bool in_file(const struct perf_reader *r, uint64_t off, uint64_t size)
+static bool in_file(const struct pd_reader *r, uint64_t off, uint64_t size)
 {
 	return off <= r->file_size && size <= r->file_size - off;
 }
 
 /* Read exactly @len bytes at @off (already checked to be inside the file). */
-int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
+int reader_pread(struct pd_reader *r, void *buf, size_t len, uint64_t off,
 		 char *err, size_t errlen)
 {
 	size_t done = 0;
@@ -56,9 +56,9 @@ int reader_pread(struct perf_reader *r, void *buf, size_t len, uint64_t off,
 	return 0;
 }
 
-static int check_header(struct perf_reader *r, char *err, size_t errlen)
+static int check_header(struct pd_reader *r, char *err, size_t errlen)
 {
-	struct perf_file_header *h = &r->header;
+	struct pd_file_header *h = &r->header;
 	size_t have = r->file_size < sizeof(*h) ? (size_t)r->file_size : sizeof(*h);
 	int ret;
 
@@ -92,8 +92,8 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 				   have, (unsigned long long)h->size);
 	if (h->size == PERF_FILE_HEADER_V1_SIZE)
 		memset(h->adds_features, 0, sizeof(h->adds_features));
-	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
-	    h->attr_size > MAX_ATTR_BYTES + sizeof(struct perf_file_section) || h->attr_size % 8)
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
+	    h->attr_size > MAX_ATTR_BYTES + sizeof(struct pd_file_section) || h->attr_size % 8)
 		return err_set(err, errlen, -EINVAL, "bad attr_size %llu",
 				   (unsigned long long)h->attr_size);
 	if (!in_file(r, h->attrs.offset, h->attrs.size))
@@ -117,8 +117,8 @@ static int check_header(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
-		    const struct perf_file_section *s, char *err, size_t errlen)
+static int read_ids(struct pd_reader *r, struct pd_evattr *ev,
+		    const struct pd_file_section *s, char *err, size_t errlen)
 {
 	if (!in_file(r, s->offset, s->size) || s->size % 8 || s->size / 8 > MAX_IDS_PER_ATTR)
 		return err_set(err, errlen, -EINVAL,
@@ -139,7 +139,7 @@ static int read_ids(struct perf_reader *r, struct perf_evattr *ev,
  * Take an attr as written by any perf: shorter ones are zero-extended (attr.size tells how much
  * is valid), longer ones are cut to the fields this build knows. @room: bytes there for it.
  */
-int reader_take_attr(struct perf_reader *r, struct perf_evattr *ev, const void *buf,
+int reader_take_attr(struct pd_reader *r, struct pd_evattr *ev, const void *buf,
 		     size_t room, char *err, size_t errlen)
 {
 	uint32_t size;
@@ -169,11 +169,11 @@ int reader_take_attr(struct perf_reader *r, struct perf_evattr *ev, const void *
 	return 0;
 }
 
-static int read_attr(struct perf_reader *r, struct perf_evattr *ev, char *err, size_t errlen)
+static int read_attr(struct pd_reader *r, struct pd_evattr *ev, char *err, size_t errlen)
 {
-	size_t disk = r->header.attr_size - sizeof(struct perf_file_section);
-	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct perf_file_section)];
-	struct perf_file_section ids;
+	size_t disk = r->header.attr_size - sizeof(struct pd_file_section);
+	unsigned char buf[MAX_ATTR_BYTES + sizeof(struct pd_file_section)];
+	struct pd_file_section ids;
 	int ret;
 
 	ret = reader_pread(r, buf, r->header.attr_size,
@@ -194,18 +194,18 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /* The id -> attr index, and where ids sit in records (all attrs must agree, as perf demands). */
-int reader_index_ids(struct perf_reader *r, char *err, size_t errlen)
+int reader_index_ids(struct pd_reader *r, char *err, size_t errlen)
 {
 	const struct perf_event_attr *first = &r->attrs[0].attr;
 	size_t n = 0;
 
-	r->id_pos = perf_sample_id_pos(first->sample_type);
-	r->is_pos = perf_sample_is_pos(first->sample_type);
+	r->id_pos = pd_sample_id_pos(first->sample_type);
+	r->is_pos = pd_sample_is_pos(first->sample_type);
 	for (size_t i = 0; i < r->nr_attrs; i++) {
 		const struct perf_event_attr *a = &r->attrs[i].attr;
 
-		if (r->nr_attrs > 1 && (perf_sample_id_pos(a->sample_type) != r->id_pos ||
-					perf_sample_is_pos(a->sample_type) != r->is_pos ||
+		if (r->nr_attrs > 1 && (pd_sample_id_pos(a->sample_type) != r->id_pos ||
+					pd_sample_is_pos(a->sample_type) != r->is_pos ||
 					r->id_pos < 0 || a->sample_id_all != first->sample_id_all))
 			return err_set(err, errlen, -EINVAL,
 					   "attrs disagree on where the sample id is (attr %zu)",
@@ -224,7 +224,7 @@ int reader_index_ids(struct perf_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_t id)
+const struct pd_evattr *reader_attr_by_id(const struct pd_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nr_ids;
 
@@ -243,7 +243,7 @@ const struct perf_evattr *reader_attr_by_id(const struct perf_reader *r, uint64_
 	return NULL;
 }
 
-static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
+static int read_attrs(struct pd_reader *r, char *err, size_t errlen)
 {
 	int ret;
 
@@ -260,7 +260,7 @@ static int read_attrs(struct perf_reader *r, char *err, size_t errlen)
 	return reader_index_ids(r, err, errlen);
 }
 
-bool perf_file_magic_ok(const void *head, size_t len)
+bool pd_magic_ok(const void *head, size_t len)
 {
 	uint64_t magic;
 
@@ -274,9 +274,9 @@ bool perf_file_magic_ok(const void *head, size_t len)
  * A pipe or terminal ("-" or a FIFO): only pipe mode can be read without seeking. The 16-byte
  * header is read here; the records follow through the stream buffer.
  */
-static int open_stream(struct perf_reader *r, char *err, size_t errlen)
+static int open_stream(struct pd_reader *r, char *err, size_t errlen)
 {
-	struct perf_file_header *h = &r->header;
+	struct pd_file_header *h = &r->header;
 	size_t have = 0;
 	int ret;
 
@@ -288,7 +288,7 @@ static int open_stream(struct perf_reader *r, char *err, size_t errlen)
 		return ret;
 	if (!have)
 		return err_set(err, errlen, -EINVAL, "empty input");
-	if (have < 8 || !perf_file_magic_ok(h, have))
+	if (have < 8 || !pd_magic_ok(h, have))
 		return err_set(err, errlen, -EINVAL, "not a perf.data stream (bad magic)");
 	if (h->magic == PERF_FILE_MAGIC2_SWAPPED)
 		return err_set(err, errlen, -ENOTSUP,
@@ -301,9 +301,9 @@ static int open_stream(struct perf_reader *r, char *err, size_t errlen)
 	return 1;
 }
 
-int perf_reader_open(const char *path, struct perf_reader **out, char *err, size_t errlen)
+int pd_reader_open(const char *path, struct pd_reader **out, char *err, size_t errlen)
 {
-	struct perf_reader *r;
+	struct pd_reader *r;
 	struct stat st;
 	int ret;
 
@@ -351,11 +351,11 @@ int perf_reader_open(const char *path, struct perf_reader **out, char *err, size
 	*out = r;
 	return 0;
 fail:
-	perf_reader_close(r);
+	pd_reader_close(r);
 	return ret;
 }
 
-void perf_reader_close(struct perf_reader *r)
+void pd_reader_close(struct pd_reader *r)
 {
 	if (!r)
 		return;
@@ -379,22 +379,22 @@ void perf_reader_close(struct perf_reader *r)
 	free(r);
 }
 
-size_t perf_reader_nr_attrs(const struct perf_reader *r)
+size_t pd_reader_nr_attrs(const struct pd_reader *r)
 {
 	return r->nr_attrs;
 }
 
-const struct perf_evattr *perf_reader_attr(const struct perf_reader *r, size_t i)
+const struct pd_evattr *pd_reader_attr(const struct pd_reader *r, size_t i)
 {
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
 }
 
-const struct perf_file_info *perf_reader_info(const struct perf_reader *r)
+const struct pd_file_info *pd_reader_info(const struct pd_reader *r)
 {
 	return &r->info;
 }
 
-const struct perf_record_stats *perf_reader_stats(const struct perf_reader *r)
+const struct pd_record_stats *pd_reader_stats(const struct pd_reader *r)
 {
 	return &r->stats;
 }

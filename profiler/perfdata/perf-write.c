@@ -16,31 +16,31 @@
 #define NAME_ALIGN	64	/* perf's do_write_string() padding */
 #define WRITE_BUF	(1 << 20)
 
-struct perf_writer {
+struct pd_writer {
 	FILE		*fp;
 	char		*path, *tmp_path;
 	uint64_t	attrs_offset, data_offset, data_size;
 	int		error;		/* first -errno, sticky */
 	size_t		nr_events;
-	struct perf_file_attr	*attrs;	/* copies, for EVENT_DESC */
+	struct pd_file_attr	*attrs;	/* copies, for EVENT_DESC */
 	char		**names;
 	uint64_t	**ids;
 	size_t		*nr_ids;
 };
 
-static void put(struct perf_writer *w, const void *buf, size_t len)
+static void put(struct pd_writer *w, const void *buf, size_t len)
 {
 	if (!w->error && len && fwrite(buf, 1, len, w->fp) != len)
 		w->error = errno ? -errno : -EIO;
 }
 
-static void put_u32(struct perf_writer *w, uint32_t v)
+static void put_u32(struct pd_writer *w, uint32_t v)
 {
 	put(w, &v, sizeof(v));
 }
 
-/* perf_header_string: u32 len (padded, NUL included), bytes, zero padding. */
-static void put_string(struct perf_writer *w, const char *s)
+/* pd_header_string: u32 len (padded, NUL included), bytes, zero padding. */
+static void put_string(struct pd_writer *w, const char *s)
 {
 	static const char zeros[NAME_ALIGN];
 	size_t n = strlen(s) + 1, len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
@@ -50,7 +50,7 @@ static void put_string(struct perf_writer *w, const char *s)
 	put(w, zeros, len - n);
 }
 
-static uint64_t tell(struct perf_writer *w)
+static uint64_t tell(struct pd_writer *w)
 {
 	off_t o = ftello(w->fp);
 
@@ -59,7 +59,7 @@ static uint64_t tell(struct perf_writer *w)
 	return o < 0 ? 0 : (uint64_t)o;
 }
 
-static void free_writer(struct perf_writer *w)
+static void free_writer(struct pd_writer *w)
 {
 	for (size_t i = 0; i < w->nr_events; i++) {
 		free(w->names[i]);
@@ -74,7 +74,7 @@ static void free_writer(struct perf_writer *w)
 	free(w);
 }
 
-static int copy_events(struct perf_writer *w, const struct perf_write_event *evs, size_t nr)
+static int copy_events(struct pd_writer *w, const struct pd_write_event *evs, size_t nr)
 {
 	w->attrs = calloc(nr, sizeof(*w->attrs));
 	w->names = calloc(nr, sizeof(*w->names));
@@ -96,11 +96,11 @@ static int copy_events(struct perf_writer *w, const struct perf_write_event *evs
 	return 0;
 }
 
-int perf_writer_open(const char *path, const struct perf_write_event *evs, size_t nr,
-		     struct perf_writer **out)
+int pd_writer_open(const char *path, const struct pd_write_event *evs, size_t nr,
+		     struct pd_writer **out)
 {
-	struct perf_file_header hdr = { 0 };
-	struct perf_writer *w = calloc(1, sizeof(*w));
+	struct pd_file_header hdr = { 0 };
+	struct pd_writer *w = calloc(1, sizeof(*w));
 	int ret;
 
 	if (!w)
@@ -135,14 +135,14 @@ int perf_writer_open(const char *path, const struct perf_write_event *evs, size_
 	w->data_offset = tell(w);
 	if (w->error) {
 		ret = w->error;
-		perf_writer_abort(w);
+		pd_writer_abort(w);
 		return ret;
 	}
 	*out = w;
 	return 0;
 }
 
-void perf_writer_add(struct perf_writer *w, const void *rec)
+void pd_writer_add(struct pd_writer *w, const void *rec)
 {
 	const struct perf_event_header *h = rec;
 
@@ -150,14 +150,9 @@ void perf_writer_add(struct perf_writer *w, const void *rec)
 	w->data_size += h->size;
 }
 
-uint64_t perf_writer_data_size(const struct perf_writer *w)
-{
-	return w->data_size;
-}
-
 /* ---- feature payloads ------------------------------------------------------------------ */
 
-static void feat_event_desc(struct perf_writer *w, const struct perf_write_meta *m)
+static void feat_event_desc(struct pd_writer *w)
 {
 	put_u32(w, (uint32_t)w->nr_events);
 	put_u32(w, sizeof(struct perf_event_attr));
@@ -169,7 +164,7 @@ static void feat_event_desc(struct perf_writer *w, const struct perf_write_meta 
 	}
 }
 
-static void feat_uname(struct perf_writer *w, int feat)
+static void feat_uname(struct pd_writer *w, int feat)
 {
 	struct utsname u;
 
@@ -179,7 +174,7 @@ static void feat_uname(struct perf_writer *w, int feat)
 		      feat == PERF_FEAT_OSRELEASE ? u.release : u.machine);
 }
 
-static void feat_nrcpus(struct perf_writer *w)
+static void feat_nrcpus(struct pd_writer *w)
 {
 	long conf = sysconf(_SC_NPROCESSORS_CONF), onln = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -187,7 +182,7 @@ static void feat_nrcpus(struct perf_writer *w)
 	put_u32(w, (uint32_t)(onln > 0 ? onln : 1));
 }
 
-static void feat_cmdline(struct perf_writer *w, const struct perf_write_meta *m)
+static void feat_cmdline(struct pd_writer *w, const struct pd_write_meta *m)
 {
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -200,7 +195,7 @@ static void feat_cmdline(struct perf_writer *w, const struct perf_write_meta *m)
 		put_string(w, m->argv[i]);
 }
 
-static bool feat_wanted(int feat, const struct perf_write_meta *m)
+static bool feat_wanted(int feat, const struct pd_write_meta *m)
 {
 	switch (feat) {
 	case PERF_FEAT_TRACING_DATA:
@@ -214,7 +209,7 @@ static bool feat_wanted(int feat, const struct perf_write_meta *m)
 	}
 }
 
-static void feat_write(struct perf_writer *w, int feat, const struct perf_write_meta *m)
+static void feat_write(struct pd_writer *w, int feat, const struct pd_write_meta *m)
 {
 	switch (feat) {
 	case PERF_FEAT_TRACING_DATA:
@@ -233,24 +228,24 @@ static void feat_write(struct perf_writer *w, int feat, const struct perf_write_
 		feat_cmdline(w, m);
 		break;
 	case PERF_FEAT_EVENT_DESC:
-		feat_event_desc(w, m);
+		feat_event_desc(w);
 		break;
 	}
 }
 
-int perf_writer_close(struct perf_writer *w, const struct perf_write_meta *m)
+int pd_writer_close(struct pd_writer *w, const struct pd_write_meta *m)
 {
-	struct perf_file_section secs[PERF_FILE_FEAT_BITS] = { { 0 } };
-	struct perf_file_header hdr = { 0 };
+	struct pd_file_section secs[PERF_FILE_FEAT_BITS] = { { 0 } };
+	struct pd_file_header hdr = { 0 };
 	uint64_t table;
 	size_t nr_secs = 0;
 	int ret;
 
 	hdr.magic = PERF_FILE_MAGIC2;
 	hdr.size = sizeof(hdr);
-	hdr.attr_size = sizeof(struct perf_file_attr);
+	hdr.attr_size = sizeof(struct pd_file_attr);
 	hdr.attrs.offset = w->attrs_offset;
-	hdr.attrs.size = w->nr_events * sizeof(struct perf_file_attr);
+	hdr.attrs.size = w->nr_events * sizeof(struct pd_file_attr);
 	hdr.data.offset = w->data_offset;
 	hdr.data.size = w->data_size;
 	for (int f = 0; f < PERF_FILE_FEAT_BITS; f++)
@@ -291,7 +286,7 @@ int perf_writer_close(struct perf_writer *w, const struct perf_write_meta *m)
 	return ret;
 }
 
-void perf_writer_abort(struct perf_writer *w)
+void pd_writer_abort(struct pd_writer *w)
 {
 	if (!w)
 		return;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfdata.h - a streaming reader of perf.data (PERFILE2) files and the pure decoder of
- * PERF_RECORD_SAMPLE bodies.
+ * perfdata.h - the perf.data format: a streaming reader of perf.data (PERFILE2) files, the
+ * pure decoder of PERF_RECORD_SAMPLE bodies, and the writer. Public header of profiler/perfdata/
+ * (depends on lib/ only). Every name here is pd_* (PD_* for macros of our own): never perf's
+ * own perf_* names, which readers of perf's source would take for perf's structures.
+ * Threading: a reader or writer is used by one thread at a time; the decoders are pure.
  *
  * The reader validates everything it takes from the file (header, attrs, ids, feature sections,
  * every record size) before using it, reads the data section sequentially through a fixed
@@ -20,8 +23,8 @@
  * Errors: 0 / 1 or a negative errno; with a message in the caller's err buffer (no prefix: the
  * caller names the file).
  */
-#ifndef KPROF_PERF_READ_LOCAL_H
-#define KPROF_PERF_READ_LOCAL_H
+#ifndef KPROF_PERFDATA_H
+#define KPROF_PERFDATA_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,11 +36,11 @@
  * writer. Mirrors tools/perf/util/header.h and Documentation/perf.data-file-format.txt of Linux
  * 6.1; record bodies are those of <linux/perf_event.h>. Little-endian host files only.
  *
- *   struct perf_file_header            at offset 0
- *   struct perf_file_attr[]            at header.attrs (each: attr, then its ids section)
- *   u64 ids[]                          wherever each perf_file_attr.ids points
+ *   struct pd_file_header              at offset 0
+ *   struct pd_file_attr[]              at header.attrs (each: attr, then its ids section)
+ *   u64 ids[]                          wherever each pd_file_attr.ids points
  *   records                            at header.data: struct perf_event_header + body, each
- *   struct perf_file_section[]         right after the data section: one per set feature bit,
+ *   struct pd_file_section[]           right after the data section: one per set feature bit,
  *                                      in bit order, each pointing at that feature's payload
  */
 
@@ -47,31 +50,31 @@
 #define PERF_FILE_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" little-endian */
 #define PERF_FILE_MAGIC2_SWAPPED 0x50455246494c4532ULL	/* written by a big-endian host */
 
-struct perf_file_section {
+struct pd_file_section {
 	uint64_t	offset;
 	uint64_t	size;
 };
 
 #define PERF_FILE_FEAT_BITS	256
 
-struct perf_file_header {
+struct pd_file_header {
 	uint64_t			magic;
-	uint64_t			size;		/* sizeof(struct perf_file_header) */
-	uint64_t			attr_size;	/* sizeof(struct perf_file_attr) as written */
-	struct perf_file_section	attrs;
-	struct perf_file_section	data;
-	struct perf_file_section	event_types;	/* unused since 2.6.x */
+	uint64_t			size;		/* sizeof(struct pd_file_header) */
+	uint64_t			attr_size;	/* sizeof(struct pd_file_attr) as written */
+	struct pd_file_section	attrs;
+	struct pd_file_section	data;
+	struct pd_file_section	event_types;	/* unused since 2.6.x */
 	uint64_t			adds_features[PERF_FILE_FEAT_BITS / 64];
 };
 
 /* One entry of the attrs section. attr.size may be smaller or larger than ours. */
-struct perf_file_attr {
+struct pd_file_attr {
 	struct perf_event_attr		attr;
-	struct perf_file_section	ids;
+	struct pd_file_section	ids;
 };
 
 /* Feature bits (tools/perf/util/header.h, HEADER_*). */
-enum perf_file_feature {
+enum pd_file_feature {
 	PERF_FEAT_TRACING_DATA	= 1,
 	PERF_FEAT_BUILD_ID	= 2,
 	PERF_FEAT_HOSTNAME	= 3,
@@ -109,7 +112,7 @@ enum perf_file_feature {
 #define PERF_COMP_ZSTD		1
 
 /* AUXTRACE_INFO's type (tools/perf/util/auxtrace.h enum auxtrace_type). */
-enum perf_auxtrace_type {
+enum pd_auxtrace_type {
 	PERF_AUXTRACE_INTEL_PT = 1, PERF_AUXTRACE_INTEL_BTS, PERF_AUXTRACE_CS_ETM,
 	PERF_AUXTRACE_ARM_SPE, PERF_AUXTRACE_S390_CPUMSF, PERF_AUXTRACE_HISI_PTT,
 };
@@ -118,12 +121,12 @@ enum perf_auxtrace_type {
 #define PERF_EVENT_UPDATE_NAME	2
 
 /*
- * Strings in feature payloads are "struct perf_header_string": u32 len (including padding to a
+ * Strings in feature payloads are "struct pd_header_string": u32 len (including padding to a
  * multiple of 8, NUL included), then the bytes.
  */
 
 /*
- * perf_record_header_build_id.misc: the id's size is in its byte 20 (ids shorter than SHA-1's).
+ * pd_build_id_header.misc: the id's size is in its byte 20 (ids shorter than SHA-1's).
  * Not in every linux/perf_event.h; its value is tools/lib/perf/include/perf/event.h's.
  */
 #ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
@@ -131,7 +134,7 @@ enum perf_auxtrace_type {
 #endif
 
 /* perf's user-space record types (tools/lib/perf/include/perf/event.h), >= 64. */
-enum perf_user_record_type {
+enum pd_user_record_type {
 	PERF_RECORD_HEADER_ATTR		= 64,
 	PERF_RECORD_HEADER_EVENT_TYPE	= 65,
 	PERF_RECORD_HEADER_TRACING_DATA	= 66,
@@ -157,10 +160,10 @@ enum perf_user_record_type {
 
 /*
  * A decoded sample. Pointers point into the record body given to the decoder and live as long
- * as it; arrays there may be unaligned, read them with perf_u64_at(). Fields whose sample_type
+ * as it; arrays there may be unaligned, read them with pd_u64_at(). Fields whose sample_type
  * bit is absent keep the defaults documented here.
  */
-struct perf_sample {
+struct pd_sample {
 	uint64_t	id;		/* IDENTIFIER or ID; -1 when absent */
 	uint64_t	ip;
 	int32_t		pid, tid;	/* -1 when absent */
@@ -196,7 +199,7 @@ struct perf_sample {
 };
 
 /* An unaligned little-endian u64 of an array in a record body. */
-static inline uint64_t perf_u64_at(const void *base, size_t i)
+static inline uint64_t pd_u64_at(const void *base, size_t i)
 {
 	uint64_t v;
 
@@ -212,31 +215,31 @@ static inline uint64_t perf_u64_at(const void *base, size_t i)
  * 0, or -EINVAL when the body is shorter than its fields say, or the attr has sample_type bits
  * this decoder does not know.
  */
-int perf_sample_decode(const void *body, size_t len, const struct perf_event_attr *attr,
-		       struct perf_sample *s);
+int pd_sample_decode(const void *body, size_t len, const struct perf_event_attr *attr,
+		       struct pd_sample *s);
 /*
  * Decode the sample_id_all trailer at the end of the body of a non-sample record
  * (pid/tid, time, id, stream_id, cpu, identifier, as attr.sample_type selects). Fields not in
- * the trailer keep perf_sample_decode()'s defaults. 0, or -EINVAL when @len is too short.
+ * the trailer keep pd_sample_decode()'s defaults. 0, or -EINVAL when @len is too short.
  */
-int perf_sample_id_decode(const void *body, size_t len, const struct perf_event_attr *attr,
-			  struct perf_sample *s);
+int pd_sample_id_decode(const void *body, size_t len, const struct perf_event_attr *attr,
+			  struct pd_sample *s);
 /* Size in bytes of the sample_id_all trailer of @attr (0 without sample_id_all). */
-size_t perf_sample_id_size(const struct perf_event_attr *attr);
+size_t pd_sample_id_size(const struct perf_event_attr *attr);
 /*
  * Where a record's event id is, per sample_type (perf's id_pos / is_pos): the u64 index of the
  * id from the start of a sample body, and from the end of a non-sample body (1 = last u64).
  * -1 when the records carry no id.
  */
-int perf_sample_id_pos(uint64_t sample_type);
-int perf_sample_is_pos(uint64_t sample_type);
+int pd_sample_id_pos(uint64_t sample_type);
+int pd_sample_is_pos(uint64_t sample_type);
 
 /* ---- the file reader (perf-read.c) ------------------------------------------------------ */
 
-struct perf_reader;
+struct pd_reader;
 
-/* One event of the file (one perf_file_attr). */
-struct perf_evattr {
+/* One event of the file (one pd_file_attr). */
+struct pd_evattr {
 	struct perf_event_attr	attr;	/* as written, zero-extended or cut to ours */
 	char			*name;	/* EVENT_DESC's, else from type/config; owned */
 	uint64_t		*ids;	/* owned */
@@ -246,7 +249,7 @@ struct perf_evattr {
 
 /* Feature sections of interest; NULL / 0 when absent. Owned by the reader. */
 /* A file's build-id as perf record saw it (the BUILD_ID feature). */
-struct perf_build_id {
+struct pd_build_id {
 	int32_t		pid;		/* -1: the kernel's (kernel and modules) */
 	bool		kernel;		/* misc cpumode KERNEL (or GUEST_KERNEL) */
 	uint8_t		size;		/* bytes in id (20 for SHA-1) */
@@ -254,14 +257,14 @@ struct perf_build_id {
 	char		*filename;	/* owned */
 };
 
-struct perf_file_info {
+struct pd_file_info {
 	char		*hostname, *osrelease, *version, *arch, *cmdline;
 	int		nr_cpus_avail, nr_cpus_online;
-	struct perf_build_id *build_ids;	/* owned; nr_build_ids of them */
+	struct pd_build_id *build_ids;	/* owned; nr_build_ids of them */
 	size_t		nr_build_ids;
 };
 
-struct perf_record_stats {
+struct pd_record_stats {
 	uint64_t	records, samples;
 	uint64_t	unknown_id;		/* samples whose id matches no attr (skipped) */
 	uint64_t	unordered;	/* records older than the last flush (perf warns too) */
@@ -272,8 +275,8 @@ struct perf_record_stats {
 	uint64_t	late_headers;	/* pipe mode: build-ids/features after the first sample */
 };
 
-/* A record as handed out by perf_reader_next(). Valid until the next call. */
-struct perf_record {
+/* A record as handed out by pd_reader_next(). Valid until the next call. */
+struct pd_record {
 	struct perf_event_header	hdr;
 	const void			*body;	/* hdr.size - 8 bytes */
 	size_t				body_len;
@@ -281,37 +284,44 @@ struct perf_record {
 	uint64_t			time;	/* -1 when it has none */
 	/* The attr a SAMPLE belongs to; for other records the attr named by their sample_id_all
 	 * trailer, or NULL. Never NULL for a SAMPLE. */
-	const struct perf_evattr	*attr;
+	const struct pd_evattr	*attr;
 };
 
 /*
  * Open and validate @path ("-": standard input, which may be a pipe: pipe mode only). 0, or
  * -errno with a one-line reason in @err.
  */
-int perf_reader_open(const char *path, struct perf_reader **out, char *err, size_t errlen);
-void perf_reader_close(struct perf_reader *r);			/* NULL-safe */
+int pd_reader_open(const char *path, struct pd_reader **out, char *err, size_t errlen);
+void pd_reader_close(struct pd_reader *r);			/* NULL-safe */
 
-size_t perf_reader_nr_attrs(const struct perf_reader *r);
-const struct perf_evattr *perf_reader_attr(const struct perf_reader *r, size_t i);
-const struct perf_file_info *perf_reader_info(const struct perf_reader *r);
-const struct perf_record_stats *perf_reader_stats(const struct perf_reader *r);
+size_t pd_reader_nr_attrs(const struct pd_reader *r);
+const struct pd_evattr *pd_reader_attr(const struct pd_reader *r, size_t i);
+const struct pd_file_info *pd_reader_info(const struct pd_reader *r);
+const struct pd_record_stats *pd_reader_stats(const struct pd_reader *r);
+/*
+ * The TRACING_DATA feature's payload (tracepoint formats, perf's trace-event-info.c layout;
+ * parsed by record/'s tracing_data_load) in a malloc'd *@buf. 0; -ENOENT when the file has
+ * none; another -errno with a reason in @err.
+ */
+int pd_reader_tracing_data(struct pd_reader *r, void **buf, size_t *len, char *err,
+			   size_t errlen);
 
 /*
  * How many bytes of records may wait for time ordering before the older half is released
  * regardless (a file without FINISHED_ROUND records); default 256 MiB. For tests and tuning.
  */
-void perf_reader_set_queue_limit(struct perf_reader *r, size_t bytes);
+void pd_reader_set_queue_limit(struct pd_reader *r, size_t bytes);
 
 /*
  * The next record, in perf's delivery order. 1 and *rec filled, 0 at the end of the data,
  * -errno with a one-line reason in @err (corrupt or truncated data, compressed records).
  */
-int perf_reader_next(struct perf_reader *r, struct perf_record *rec, char *err, size_t errlen);
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen);
 
 /* True when the first bytes of a file are perf.data's magic (either byte order). */
-bool perf_file_magic_ok(const void *head, size_t len);
+bool pd_magic_ok(const void *head, size_t len);
 /* perf's name of an AUXTRACE type (1: "Intel PT"), or "unknown". */
-const char *perf_auxtrace_name(uint32_t type);
+const char *pd_auxtrace_name(uint32_t type);
 
 
 /*
@@ -329,9 +339,9 @@ const char *perf_auxtrace_name(uint32_t type);
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
-struct perf_writer;
+struct pd_writer;
 
-struct perf_write_event {
+struct pd_write_event {
 	const char			*name;	/* EVENT_DESC name; borrowed */
 	const struct perf_event_attr	*attr;	/* borrowed */
 	const uint64_t			*ids;	/* kernel ids of its fds; borrowed */
@@ -339,20 +349,19 @@ struct perf_write_event {
 };
 
 /* Create <path>.tmp and write header, ids and attrs. 0 / -errno. */
-int perf_writer_open(const char *path, const struct perf_write_event *evs, size_t nr,
-		     struct perf_writer **out);
+int pd_writer_open(const char *path, const struct pd_write_event *evs, size_t nr,
+		     struct pd_writer **out);
 /* Append one record (header.size bytes at @rec). Errors are sticky, reported at close. */
-void perf_writer_add(struct perf_writer *w, const void *rec);
-uint64_t perf_writer_data_size(const struct perf_writer *w);
+void pd_writer_add(struct pd_writer *w, const void *rec);
 
-struct perf_write_meta {
+struct pd_write_meta {
 	int		argc;		/* CMDLINE: the arguments after the kprof binary */
 	char *const	*argv;
 	const void	*tracing_data;	/* TRACING_DATA payload, or NULL */
 	size_t		tracing_data_len;
 };
 /* Write the feature sections and the final header, rename into place, free. 0 / -errno. */
-int perf_writer_close(struct perf_writer *w, const struct perf_write_meta *m);
-void perf_writer_abort(struct perf_writer *w);	/* remove the temp file, free; NULL-safe */
+int pd_writer_close(struct pd_writer *w, const struct pd_write_meta *m);
+void pd_writer_abort(struct pd_writer *w);	/* remove the temp file, free; NULL-safe */
 
 #endif

@@ -32,7 +32,7 @@ static int take_u64(struct cursor *c, uint64_t *v)
 
 	if (take(c, 8, &at))
 		return -EINVAL;
-	*v = perf_u64_at(at, 0);
+	*v = pd_u64_at(at, 0);
 	return 0;
 }
 
@@ -57,7 +57,7 @@ static int take_u64s(struct cursor *c, uint64_t n, const void **out)
 	return take(c, n * 8, out);
 }
 
-static void sample_defaults(const struct perf_event_attr *attr, struct perf_sample *s)
+static void sample_defaults(const struct perf_event_attr *attr, struct pd_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->id = s->time = s->stream_id = UINT64_MAX;
@@ -65,7 +65,7 @@ static void sample_defaults(const struct perf_event_attr *attr, struct perf_samp
 	s->period = attr->sample_period;
 }
 
-static int decode_read(struct cursor *c, uint64_t fmt, struct perf_sample *s)
+static int decode_read(struct cursor *c, uint64_t fmt, struct pd_sample *s)
 {
 	size_t words = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
 	uint64_t first;
@@ -103,7 +103,7 @@ static int decode_regs(struct cursor *c, uint64_t mask, uint64_t *abi, const voi
 }
 
 static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, uint64_t type,
-		       struct perf_sample *s)
+		       struct pd_sample *s)
 {
 	uint64_t n;
 
@@ -144,8 +144,8 @@ static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, uin
 	return 0;
 }
 
-int perf_sample_decode(const void *body, size_t len, const struct perf_event_attr *attr,
-		       struct perf_sample *s)
+int pd_sample_decode(const void *body, size_t len, const struct perf_event_attr *attr,
+		       struct pd_sample *s)
 {
 	struct cursor c = { body, len };
 	uint64_t type = attr->sample_type, n;
@@ -200,7 +200,7 @@ int perf_sample_decode(const void *body, size_t len, const struct perf_event_att
 	return decode_tail(&c, attr, type, s);
 }
 
-size_t perf_sample_id_size(const struct perf_event_attr *attr)
+size_t pd_sample_id_size(const struct perf_event_attr *attr)
 {
 	uint64_t type = attr->sample_type;
 	uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
@@ -211,10 +211,10 @@ size_t perf_sample_id_size(const struct perf_event_attr *attr)
 	return 8 * (size_t)__builtin_popcountll(type & bits);
 }
 
-int perf_sample_id_decode(const void *body, size_t len, const struct perf_event_attr *attr,
-			  struct perf_sample *s)
+int pd_sample_id_decode(const void *body, size_t len, const struct perf_event_attr *attr,
+			  struct pd_sample *s)
 {
-	size_t size = perf_sample_id_size(attr);
+	size_t size = pd_sample_id_size(attr);
 	uint64_t type = attr->sample_type;
 	struct cursor c;
 
@@ -241,7 +241,7 @@ int perf_sample_id_decode(const void *body, size_t len, const struct perf_event_
 	return 0;
 }
 
-int perf_sample_id_pos(uint64_t type)
+int pd_sample_id_pos(uint64_t type)
 {
 	int pos = 0;
 
@@ -256,7 +256,7 @@ int perf_sample_id_pos(uint64_t type)
 	return pos;
 }
 
-int perf_sample_is_pos(uint64_t type)
+int pd_sample_is_pos(uint64_t type)
 {
 	int pos = 1;
 

@@ -17,8 +17,6 @@
 #include "profiler/profile/profile.h"
 #include "profiler/script/script.h"
 
-#define SNIFF_BYTES 4096
-
 static void note_folded(struct flamegraph_input_opts *o, const struct folded_read_stats *st)
 {
 	o->had_two_counts |= st->two_counts > 0;
@@ -70,6 +68,7 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 {
 	struct flame_folded_sink sink = { tree, side };
 	struct folded_read_stats st;
+	enum profile_input kind;
 	size_t len;
 	char *buf;
 	int ret;
@@ -78,12 +77,13 @@ static int load_stdin(struct flame_tree *tree, enum flame_side side,
 	ret = read_whole_fd(STDIN_FILENO, 0, &buf, &len);
 	if (ret)
 		return folded_failed(ret, "standard input", err, errlen);
-	if (perf_file_magic_ok(buf, len)) {
+	kind = profile_input_kind(buf, len);
+	if (kind == PROFILE_INPUT_PERF_DATA) {
 		snprintf(err, errlen, "standard input: give perf.data as a file (-i PATH)");
 		free(buf);
 		return -EINVAL;
 	}
-	if (script_looks_like(buf, len)) {
+	if (kind == PROFILE_INPUT_SCRIPT) {
 		ret = load_script("standard input", buf, len, tree, side, o, err, errlen);
 		free(buf);
 		return ret;
@@ -111,11 +111,14 @@ static int load_perf_data(const char *path, struct flame_tree *tree, enum flame_
 	struct profile_load_opts po = { .vmlinux = o->vmlinux, .kallsyms = o->kallsyms };
 	const struct profile_event *ev;
 	struct profile *p;
+	char why[512] = "";
 	int ret;
 
-	ret = profile_load(path, &po, &p, err, errlen);
-	if (ret)
+	ret = profile_load(path, &po, &p, why, sizeof(why));
+	if (ret) {	/* profile_load names no file: the caller does */
+		snprintf(err, errlen, "%s: %s", path, why[0] ? why : strerror(-ret));
 		return ret;
+	}
 	ev = pick_event(p, o->event);
 	if (!ev) {
 		size_t n = snprintf(err, errlen, o->event ? "%s: no samples of event '%s' (has:" :
@@ -136,32 +139,16 @@ static int load_perf_data(const char *path, struct flame_tree *tree, enum flame_
 	return ret;
 }
 
-static int load_file(const char *path, struct flame_tree *tree, enum flame_side side,
-		     struct flamegraph_input_opts *o, char *err, size_t errlen)
+static int load_folded(const char *path, struct flame_tree *tree, enum flame_side side,
+		       struct flamegraph_input_opts *o, char *err, size_t errlen)
 {
 	struct flame_folded_sink sink = { tree, side };
 	struct folded_read_stats st;
-	char head[SNIFF_BYTES];
-	size_t n;
-	FILE *fp;
+	FILE *fp = fopen(path, "r");
 	int ret;
 
-	fp = fopen(path, "r");
-	if (!fp) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	n = fread(head, 1, sizeof(head), fp);
-	if (perf_file_magic_ok(head, n)) {
-		fclose(fp);
-		return load_perf_data(path, tree, side, o, err, errlen);
-	}
-	if (script_looks_like(head, n)) {
-		fclose(fp);
-		return load_script(path, NULL, 0, tree, side, o, err, errlen);
-	}
-	rewind(fp);
+	if (!fp)
+		return folded_failed(-errno, path, err, errlen);
 	ret = folded_read_file(fp, flame_tree_add_folded, &sink, &st);
 	fclose(fp);
 	if (ret)
@@ -170,38 +157,26 @@ static int load_file(const char *path, struct flame_tree *tree, enum flame_side 
 	return 0;
 }
 
-static int load_run_dir(const char *dir, struct flame_tree *tree, enum flame_side side,
-			struct flamegraph_input_opts *o, char *err, size_t errlen)
-{
-	static const char *const candidates[] = { "perf.data", "profile.folded" };
-	char path[4096];
-	struct stat sb;
-
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", dir, candidates[i]) >= (int)sizeof(path))
-			break;
-		if (!stat(path, &sb) && S_ISREG(sb.st_mode))
-			return load_file(path, tree, side, o, err, errlen);
-	}
-	snprintf(err, errlen, "%s: not a kprof run directory (no perf.data or profile.folded)",
-		 dir);
-	return -ENOENT;
-}
-
 int flamegraph_load(const char *path, struct flame_tree *tree, enum flame_side side,
 		    struct flamegraph_input_opts *o, char *err, size_t errlen)
 {
-	struct stat sb;
+	enum profile_input kind;
+	char *file;
 	int ret;
 
 	if (!strcmp(path, "-"))
 		return load_stdin(tree, side, o, err, errlen);
-	if (stat(path, &sb)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	ret = profile_input_sniff(path, &kind, &file, err, errlen);
+	if (ret)
 		return ret;
-	}
-	if (S_ISDIR(sb.st_mode))
-		return load_run_dir(path, tree, side, o, err, errlen);
-	return load_file(path, tree, side, o, err, errlen);
+	if (file)	/* a run directory: its perf.data or profile.folded */
+		path = file;
+	if (kind == PROFILE_INPUT_PERF_DATA)
+		ret = load_perf_data(path, tree, side, o, err, errlen);
+	else if (kind == PROFILE_INPUT_SCRIPT)
+		ret = load_script(path, NULL, 0, tree, side, o, err, errlen);
+	else
+		ret = load_folded(path, tree, side, o, err, errlen);
+	free(file);
+	return ret;
 }

@@ -48,6 +48,7 @@ static bool same(const struct agg_table *t, const struct agg_entry *e, const str
 {
 	return e->event == k->event && e->pid == k->pid && e->tid == k->tid &&
 	       e->misc == k->misc && e->ip == k->ip && e->nr == k->nr &&
+	       /* a sample without a chain has chain NULL: no memcmp of it */
 	       (!k->nr || !memcmp(t->words + e->at, k->chain, (size_t)k->nr * 8));
 }
 

@@ -11,8 +11,8 @@
  * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
  * and the result is exactly that of one thread doing both in order.
  */
-#ifndef KPROF_PIPELINE_LOCAL_H
-#define KPROF_PIPELINE_LOCAL_H
+#ifndef KPROF_PIPELINE_INT_H
+#define KPROF_PIPELINE_INT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -166,7 +166,7 @@ struct read_ids {
 	size_t		nr;
 };
 
-int read_ids_init(struct read_ids *t, const struct perf_reader *r);
+int read_ids_init(struct read_ids *t, const struct pd_reader *r);
 void read_ids_release(struct read_ids *t);
 /*
  * The period of counter @id since the last sample that read it (its @value now); its attr in
@@ -181,7 +181,7 @@ bool sample_has_lbr_stack(const struct perf_event_attr *a);
  * *chain and *nr point at it, or at the sample's own chain when LBR does not apply. 0 or
  * -ENOMEM.
  */
-int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
+int sample_lbr_chain(const struct pd_sample *s, uint64_t **buf, size_t *alloc,
 		     const void **chain, uint64_t *nr);
 
 /* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
@@ -365,7 +365,7 @@ void kernel_side_release(struct kernel_side *k);
 struct resolver {
 	const struct profile_load_opts	*o;
 	struct sym_opts			sym_opts;	/* strings owned by the caller */
-	const struct perf_build_id	*build_ids;	/* the reader's, nr_build_ids */
+	const struct pd_build_id	*build_ids;	/* the reader's, nr_build_ids */
 	size_t				nr_build_ids;
 	struct sym_session		*sym;
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */
@@ -403,14 +403,14 @@ int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe
 /* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
 bool unwind_arch_ok(const char *arch);
 /* Whether @s is to be DWARF-unwound, as perf decides it. */
-enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct pd_sample *s,
 			       bool arch_ok);
 /*
  * A PIPE_UNWIND message into @b: @st (its type replaced), its @chain of st->nr words, the DWARF
  * registers, the stack copy's length and bytes. 0 or -ENOMEM.
  */
 int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *chain,
-	       const struct perf_event_attr *attr, const struct perf_sample *s);
+	       const struct perf_event_attr *attr, const struct pd_sample *s);
 /* Words of a PIPE_UNWIND message after its header at @after. */
 size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */

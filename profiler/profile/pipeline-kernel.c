@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipeline-kernel.c - the kernel side of profile_load() (see pipeline-local.h): kernel frames
+ * pipeline-kernel.c - the kernel side of profile_load() (see pipeline-int.h): kernel frames
  * are named on the reading thread, in each batch just before it goes to the resolving side,
  * so that the resolving thread (the longer one) names only user frames and never waits for the
  * kernel's symbols.

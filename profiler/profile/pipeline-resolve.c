@@ -312,7 +312,7 @@ int resolver_start(void *arg)
 	if (r->sym) {
 		/* user files and the vdso; the kernel's build-id is the kernel side's */
 		for (size_t i = 0; i < r->nr_build_ids; i++) {
-			const struct perf_build_id *b = &r->build_ids[i];
+			const struct pd_build_id *b = &r->build_ids[i];
 
 			if (!b->kernel &&
 			    (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&

@@ -26,17 +26,17 @@ static int cmp_read_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int read_ids_init(struct read_ids *t, const struct perf_reader *r)
+int read_ids_init(struct read_ids *t, const struct pd_reader *r)
 {
-	size_t n = 0, nr_attrs = perf_reader_nr_attrs(r);
+	size_t n = 0, nr_attrs = pd_reader_nr_attrs(r);
 
 	for (size_t i = 0; i < nr_attrs; i++)
-		n += perf_reader_attr(r, i)->nr_ids;
+		n += pd_reader_attr(r, i)->nr_ids;
 	t->v = calloc(n ? n : 1, sizeof(*t->v));
 	if (!t->v)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr_attrs; i++) {
-		const struct perf_evattr *ev = perf_reader_attr(r, i);
+		const struct pd_evattr *ev = pd_reader_attr(r, i);
 
 		for (size_t j = 0; j < ev->nr_ids; j++)
 			t->v[t->nr++] = (struct read_id){ .id = ev->ids[j], .attr = (uint32_t)i };
@@ -81,7 +81,7 @@ bool sample_has_lbr_stack(const struct perf_event_attr *a)
 	       (a->sample_type & PERF_SAMPLE_CALLCHAIN);
 }
 
-int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
+int sample_lbr_chain(const struct pd_sample *s, uint64_t **buf, size_t *alloc,
 		     const void **chain, uint64_t *nr)
 {
 	uint64_t limit = s->callchain_nr < RESOLVE_MAX_STACK ? s->callchain_nr : RESOLVE_MAX_STACK;
@@ -89,7 +89,7 @@ int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
 	uint64_t *w;
 
 	for (uint64_t i = 0; i < limit; i++) {
-		if (perf_u64_at(s->callchain, i) == (uint64_t)PERF_CONTEXT_USER) {
+		if (pd_u64_at(s->callchain, i) == (uint64_t)PERF_CONTEXT_USER) {
 			user = i;
 			break;
 		}
@@ -106,9 +106,9 @@ int sample_lbr_chain(const struct perf_sample *s, uint64_t **buf, size_t *alloc,
 	memcpy(w, s->callchain, (size_t)(user + 1) * 8);
 	if (s->branch_nr) {
 		/* branch entries: {from, to, flags} */
-		w[user + 1] = perf_u64_at(s->branches, 1);
+		w[user + 1] = pd_u64_at(s->branches, 1);
 		for (uint64_t i = 0; i < s->branch_nr; i++)
-			w[user + 2 + i] = perf_u64_at(s->branches, i * 3);
+			w[user + 2 + i] = pd_u64_at(s->branches, i * 3);
 	}
 	*chain = w;
 	*nr = n;

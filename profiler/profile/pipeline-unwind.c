@@ -37,7 +37,7 @@ bool unwind_arch_ok(const char *arch)
 #endif
 }
 
-enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct perf_sample *s,
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct pd_sample *s,
 			       bool arch_ok)
 {
 	const uint64_t both = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -57,7 +57,7 @@ enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct 
 }
 
 int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *chain,
-	       const struct perf_event_attr *attr, const struct perf_sample *s)
+	       const struct perf_event_attr *attr, const struct pd_sample *s)
 {
 	size_t stack_words = (s->user_stack_dyn_size + 7) / 8;
 	size_t head = sizeof(*st) / 8;
@@ -75,7 +75,7 @@ int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *ch
 		unsigned int bit = dwarf_to_perf[i];
 
 		/* the sample holds the registers of the mask's set bits, in bit order */
-		regs[i] = perf_u64_at(s->user_regs,
+		regs[i] = pd_u64_at(s->user_regs,
 				      (size_t)__builtin_popcountll(mask & ((1ULL << bit) - 1)));
 	}
 	regs[SYM_UNWIND_NREGS] = s->user_stack_dyn_size;

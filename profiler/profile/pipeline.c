@@ -26,7 +26,7 @@
 
 struct loader {
 	const struct profile_load_opts	*o;
-	struct perf_reader		*r;
+	struct pd_reader		*r;
 	struct profile			*p;
 	uint64_t			*nr_samples;	/* per attr */
 	struct agg_table		agg;		/* raw samples not yet sent */
@@ -38,8 +38,8 @@ struct loader {
 	char				*kallsyms;	/* owned */
 	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
 	/* the sample being added when it is to be DWARF-unwound, else NULL */
-	const struct perf_evattr	*unwind_ev;
-	const struct perf_sample	*unwind_sample;
+	const struct pd_evattr		*unwind_ev;
+	const struct pd_sample		*unwind_sample;
 	struct read_ids			read_ids;	/* PERF_SAMPLE_READ counters */
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
@@ -88,7 +88,7 @@ static int flush_samples(struct loader *l, int32_t pid, int32_t tid, char *err, 
 }
 
 /* Which samples a record can change the meaning of (see flush_samples()). */
-static int flush_for(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+static int flush_for(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
 {
 	int32_t ids[3] = { -1, -1, -1 };	/* pid, tid (MMAP, COMM) / pid, ppid, tid (FORK) */
 
@@ -108,14 +108,14 @@ static int flush_for(struct loader *l, const struct perf_record *rec, char *err,
 	}
 }
 
-static int corrupt(const struct perf_record *rec, char *err, size_t errlen)
+static int corrupt(const struct pd_record *rec, char *err, size_t errlen)
 {
 	return err_set(err, errlen, -EINVAL, "corrupt record at offset %llu (type %u, size %u)",
 		       (unsigned long long)rec->offset, rec->hdr.type, rec->hdr.size);
 }
 
 /* True when the body of an MMAP, MMAP2, COMM or FORK record holds what it must. */
-static bool record_ok(const struct perf_record *rec)
+static bool record_ok(const struct pd_record *rec)
 {
 	size_t name_at;
 
@@ -135,7 +135,7 @@ static bool record_ok(const struct perf_record *rec)
 }
 
 /* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
-static int send_record(struct loader *l, const struct perf_record *rec, char *err,
+static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 		       size_t errlen)
 {
 	size_t words = sizeof(struct pipe_record) / 8 + (rec->body_len + 7) / 8;
@@ -190,8 +190,8 @@ static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period
 }
 
 /* A PERF_SAMPLE_READ sample: one stream per counter read (see pipeline-sample.c). */
-static int add_read_streams(struct loader *l, const struct perf_evattr *ev,
-			    const struct perf_sample *s, struct agg_key *k, char *err,
+static int add_read_streams(struct loader *l, const struct pd_evattr *ev,
+			    const struct pd_sample *s, struct agg_key *k, char *err,
 			    size_t errlen)
 {
 	bool group = ev->attr.read_format & PERF_FORMAT_GROUP;
@@ -202,9 +202,9 @@ static int add_read_streams(struct loader *l, const struct perf_evattr *ev,
 		uint64_t value = s->read.value, id = s->read.id, period;
 
 		if (group) {
-			value = perf_u64_at(s->read.values, i * (s->read.value_size / 8));
+			value = pd_u64_at(s->read.values, i * (s->read.value_size / 8));
 			id = ev->attr.read_format & PERF_FORMAT_ID ?
-			     perf_u64_at(s->read.values, i * (s->read.value_size / 8) + 1) : 0;
+			     pd_u64_at(s->read.values, i * (s->read.value_size / 8) + 1) : 0;
 		} else if (!(ev->attr.read_format & PERF_FORMAT_ID)) {
 			id = 0;
 		}
@@ -217,18 +217,18 @@ static int add_read_streams(struct loader *l, const struct perf_evattr *ev,
 	return ret;
 }
 
-static int add_sample(struct loader *l, const struct perf_record *rec, char *err,
+static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
-	const struct perf_evattr *ev = rec->attr;
+	const struct pd_evattr *ev = rec->attr;
 	enum unwind_want want;
-	struct perf_sample s;
+	struct pd_sample s;
 	struct agg_key k;
 	const void *chain;
 	uint64_t nr;
 	int ret;
 
-	if (perf_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
+	if (pd_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
 	chain = s.callchain;
@@ -258,7 +258,7 @@ static int add_sample(struct loader *l, const struct perf_record *rec, char *err
 	return ret;
 }
 
-static int process(struct loader *l, const struct perf_record *rec, char *err, size_t errlen)
+static int process(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
 {
 	int ret = 0;
 
@@ -275,13 +275,13 @@ static int process(struct loader *l, const struct perf_record *rec, char *err, s
 	case PERF_RECORD_LOST:		/* u64 id, lost */
 		if (rec->body_len < 16)
 			return corrupt(rec, err, errlen);
-		l->p->nr_lost += perf_u64_at(rec->body, 1);
+		l->p->nr_lost += pd_u64_at(rec->body, 1);
 		l->p->nr_lost_records++;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:	/* u64 lost */
 		if (rec->body_len < 8)
 			return corrupt(rec, err, errlen);
-		l->p->nr_lost_samples += perf_u64_at(rec->body, 0);
+		l->p->nr_lost_samples += pd_u64_at(rec->body, 0);
 		break;
 	case PERF_RECORD_THROTTLE:
 		l->p->nr_throttle++;
@@ -310,8 +310,8 @@ static char *default_kallsyms(const char *path)
 
 static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 {
-	const struct perf_file_info *in = perf_reader_info(l->r);
-	size_t nr = perf_reader_nr_attrs(l->r);
+	const struct pd_file_info *in = pd_reader_info(l->r);
+	size_t nr = pd_reader_nr_attrs(l->r);
 	struct resolver *res = &l->res;
 	int ret;
 
@@ -327,7 +327,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
 	/* The kernel's build-id: its symbols only from what has it (the kernel side's session). */
 	for (size_t i = 0; i < in->nr_build_ids; i++) {
-		const struct perf_build_id *b = &in->build_ids[i];
+		const struct pd_build_id *b = &in->build_ids[i];
 
 		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
 			res->sym_opts.kernel_build_id = b->id;
@@ -357,7 +357,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 /* Hand the call graphs of the events that have samples to the profile, in attr order. */
 static int collect_events(struct loader *l, char *err, size_t errlen)
 {
-	size_t nr = perf_reader_nr_attrs(l->r);
+	size_t nr = pd_reader_nr_attrs(l->r);
 	struct callgraph **cgs = l->res.cgs;
 	struct sym_stats st;
 
@@ -384,7 +384,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 
 		if (!cgs[i])
 			continue;
-		e->name = strdup(perf_reader_attr(l->r, i)->name);
+		e->name = strdup(pd_reader_attr(l->r, i)->name);
 		if (!e->name)
 			return err_set(err, errlen, -ENOMEM, "out of memory");
 		e->cg = cgs[i];
@@ -394,11 +394,11 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		cgs[i] = NULL;
 		l->p->nr_events++;
 	}
-	l->p->nr_unknown_id = perf_reader_stats(l->r)->unknown_id + l->nr_read_unknown;
-	l->p->nr_auxtrace = perf_reader_stats(l->r)->auxtrace;
-	l->p->auxtrace_bytes = perf_reader_stats(l->r)->auxtrace_bytes;
-	l->p->auxtrace_type = perf_reader_stats(l->r)->auxtrace_type;
-	l->p->nr_late_headers = perf_reader_stats(l->r)->late_headers;
+	l->p->nr_unknown_id = pd_reader_stats(l->r)->unknown_id + l->nr_read_unknown;
+	l->p->nr_auxtrace = pd_reader_stats(l->r)->auxtrace;
+	l->p->auxtrace_bytes = pd_reader_stats(l->r)->auxtrace_bytes;
+	l->p->auxtrace_type = pd_reader_stats(l->r)->auxtrace_type;
+	l->p->nr_late_headers = pd_reader_stats(l->r)->late_headers;
 	l->p->nr_self_elsewhere = l->res.nr_self_elsewhere;
 	return 0;
 }
@@ -439,7 +439,7 @@ static void loader_release(struct loader *l)
 	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
-	perf_reader_close(l->r);
+	pd_reader_close(l->r);
 }
 
 int profile_load(const char *path, const struct profile_load_opts *o, struct profile **out,
@@ -447,15 +447,15 @@ int profile_load(const char *path, const struct profile_load_opts *o, struct pro
 {
 	static const struct profile_load_opts defaults;
 	struct loader l = { .o = o ? o : &defaults };
-	struct perf_record rec;
+	struct pd_record rec;
 	int ret;
 
 	*out = NULL;
-	ret = perf_reader_open(path, &l.r, err, errlen);
+	ret = pd_reader_open(path, &l.r, err, errlen);
 	if (ret)
 		return ret;
 	ret = setup(&l, path, err, errlen);
-	while (!ret && (ret = perf_reader_next(l.r, &rec, err, errlen)) > 0)
+	while (!ret && (ret = pd_reader_next(l.r, &rec, err, errlen)) > 0)
 		ret = process(&l, &rec, err, errlen);
 	ret = finish(&l, ret, err, errlen);
 	if (!ret)

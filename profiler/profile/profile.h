@@ -2,13 +2,17 @@
 /*
  * profile.h - load a perf.data file into call graphs: read (perfdata.h),
  * symbolize (symbolize.h), aggregate (output.h). Used by report, collapse, flamegraph and run.
+ * Public header of profiler/profile/ (may use script/, perfdata/, symbolize/, output/, lib/).
+ * profile_load() runs two threads of its own and returns when both are done; a struct profile
+ * is owned by the caller (profile_free, NULL-safe). Errors: -errno with a reason in the
+ * caller's buffer that does not name the file (the caller does).
  *
  * One call graph per event that has samples. Frames are leaf first, call-chain context markers
  * dropped; a frame that does not resolve keeps sym == NULL and its module name (and its address
  * with keep_addrs), so -U-style consumers can drop it and folded output can show it.
  */
-#ifndef KPROF_PROFILE_LOCAL_H
-#define KPROF_PROFILE_LOCAL_H
+#ifndef KPROF_PROFILE_H
+#define KPROF_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -129,5 +133,24 @@ int flamegraph_write_file(const char *path, const struct flame_tree *tree,
  * a run without its picture is still a good run.
  */
 int flamegraph_write_run_svg(const char *run_dir, const struct callgraph *cg, const char *event);
+
+/* ---- what an input is (input.c): one rule for collapse, report and flamegraph ----------- */
+
+enum profile_input {
+	PROFILE_INPUT_PERF_DATA,	/* starts with perf.data's magic */
+	PROFILE_INPUT_SCRIPT,		/* `perf script` text (script_looks_like) */
+	PROFILE_INPUT_FOLDED,		/* anything else: folded stacks */
+};
+#define PROFILE_SNIFF_BYTES	4096	/* how much of an input its kind is judged on */
+
+/* The kind of an input whose first bytes are @head (standard input, read already). */
+enum profile_input profile_input_kind(const void *head, size_t len);
+/*
+ * The kind of the input at @path. A kprof run directory stands for its perf.data, else its
+ * profile.folded: then *@file is that file's path (malloc'd, the caller frees it), else NULL
+ * (read @path itself). 0, or -errno with "<path>: <reason>" in @err.
+ */
+int profile_input_sniff(const char *path, enum profile_input *kind, char **file, char *err,
+			size_t errlen);
 
 #endif

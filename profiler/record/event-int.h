@@ -14,8 +14,8 @@
  * Parsing fills only the identity of an event (type, config, exclude_*, precise_ip); sampling
  * and read formats are the caller's. Libperf-free (only <linux/perf_event.h>).
  */
-#ifndef KPROF_EVENT_LOCAL_H
-#define KPROF_EVENT_LOCAL_H
+#ifndef KPROF_EVENT_INT_H
+#define KPROF_EVENT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

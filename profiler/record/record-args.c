@@ -69,13 +69,13 @@ int target_opt(int c, const char *arg, struct target_args *t, const char **what)
 		t->cpus = arg;
 		return 1;
 	case 'p':
-		*what = "bad pid list";
+		*what = "a comma-separated list of process ids";
 		return record_parse_pids(arg, &t->pids, &t->nr_pids) ? -EINVAL : 1;
 	case 'e':
-		*what = "out of memory for";
+		*what = "out of memory";
 		return record_add_event(arg, &t->events, &t->nr_events) ? -ENOMEM : 1;
 	case TARGET_OPT_DURATION:
-		*what = "bad duration";
+		*what = "a number of seconds > 0";
 		t->duration = strtod(arg, &end);
 		return *end || end == arg || !(t->duration > 0) ? -EINVAL : 1;
 	default:

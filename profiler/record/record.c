@@ -25,7 +25,7 @@ struct record_session {
 	struct session		*sess;
 	struct event_list	events;
 	struct perf_event_attr	*attrs;
-	struct perf_writer	*w;
+	struct pd_writer	*w;
 	char			*output;
 	bool			system_wide;
 	int			argc;
@@ -145,7 +145,7 @@ static void on_record(const struct perf_event_header *h, void *arg)
 		rs->lost += ((const uint64_t *)(h + 1))[1];	/* { id, lost } */
 	else if (h->type == PERF_RECORD_THROTTLE)
 		rs->throttled++;
-	perf_writer_add(rs->w, h);
+	pd_writer_add(rs->w, h);
 }
 
 static void on_round(void *arg)
@@ -153,12 +153,12 @@ static void on_round(void *arg)
 	struct record_session *rs = arg;
 	struct perf_event_header fin = { .type = PERF_RECORD_FINISHED_ROUND, .size = sizeof(fin) };
 
-	perf_writer_add(rs->w, &fin);
+	pd_writer_add(rs->w, &fin);
 }
 
 static int open_writer(struct record_session *rs)
 {
-	struct perf_write_event *evs = calloc(rs->events.nr, sizeof(*evs));
+	struct pd_write_event *evs = calloc(rs->events.nr, sizeof(*evs));
 	uint64_t **ids = calloc(rs->events.nr, sizeof(*ids));
 	int ret = evs && ids ? 0 : -ENOMEM;
 
@@ -169,7 +169,7 @@ static int open_writer(struct record_session *rs)
 		evs[i].ids = ids[i];
 	}
 	if (!ret)
-		ret = perf_writer_open(rs->output, evs, rs->events.nr, &rs->w);
+		ret = pd_writer_open(rs->output, evs, rs->events.nr, &rs->w);
 	for (size_t i = 0; ids && i < rs->events.nr; i++)
 		free(ids[i]);
 	free(ids);
@@ -197,8 +197,12 @@ static int setup_tracepoints(struct record_session *rs, const struct record_opts
 		snprintf(err, errlen, "--filter needs a tracepoint event (-e subsys:name)");
 		ret = -EINVAL;
 	}
-	if (!ret && nr)
+	if (!ret && nr) {
 		ret = synth_tracing_data(sys, ev, nr, &rs->tracing_data, &rs->tracing_len);
+		if (ret)
+			snprintf(err, errlen, "%s: tracepoint formats for TRACING_DATA: %s",
+				 tracefs_dir() ? tracefs_dir() : "tracefs", strerror(-ret));
+	}
 	free(sys);
 	free(ev);
 	return ret;
@@ -231,7 +235,7 @@ tasks:
 
 static void record_free(struct record_session *rs)
 {
-	perf_writer_abort(rs->w);
+	pd_writer_abort(rs->w);
 	session_free(rs->sess);
 	event_list_release(&rs->events);
 	free(rs->attrs);
@@ -371,14 +375,14 @@ void record_session_abort(struct record_session *rs)
 
 int record_session_stop(struct record_session *rs, struct record_stats *st)
 {
-	struct perf_write_meta m = {
+	struct pd_write_meta m = {
 		.argc = rs->argc, .argv = rs->argv,
 		.tracing_data = rs->tracing_data, .tracing_data_len = rs->tracing_len,
 	};
 	int ret;
 
 	session_stop(rs->sess);
-	ret = perf_writer_close(rs->w, &m);
+	ret = pd_writer_close(rs->w, &m);
 	rs->w = NULL;
 	if (st) {
 		memset(st, 0, sizeof(*st));

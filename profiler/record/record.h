@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * record.h - recording and counting sessions, for `kprof record`, `kprof stat` and
- * `kprof run` (record.c, stat.c). The contract with the workloads area (CONTRACTS.md).
+ * `kprof run` (record.c, stat.c): public header of profiler/record/, the only module that sees
+ * libperf (session.c) and, with the CLI, libtraceevent. Uses perfdata/ (the writer), output/
+ * (the keys) and lib/. Sessions are owned by the caller, used from one thread (record.c drains
+ * in a thread of its own, internally); errors are -errno with a reason in the caller's buffer.
  */
-#ifndef KPROF_RECORD_LOCAL_H
-#define KPROF_RECORD_LOCAL_H
+#ifndef KPROF_RECORD_H
+#define KPROF_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -143,11 +146,11 @@ int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_
 /* Bytes of the sample_id trailer that sample_id_all appends for @sample_type. */
 size_t synth_id_hdr_size(uint64_t sample_type);
 /* "[kernel.kallsyms]_text" MMAP for pid -1 spanning _text.._etext of @kallsyms. */
-int synth_kernel_mmap(struct perf_writer *w, size_t id_hdr, const char *kallsyms);
+int synth_kernel_mmap(struct pd_writer *w, size_t id_hdr, const char *kallsyms);
 /* COMM for every thread, FORK for non-leader threads, MMAP2 for executable maps of @pid. */
-int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid);
+int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid);
 /* synth_task() for every process in /proc (system-wide recording). */
-int synth_all_tasks(struct perf_writer *w, size_t id_hdr);
+int synth_all_tasks(struct pd_writer *w, size_t id_hdr);
 /* Copy /proc/kallsyms to @dst (via @dst.tmp + rename). 0 / -errno. */
 int synth_kallsyms_snapshot(const char *dst);
 

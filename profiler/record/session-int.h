@@ -15,8 +15,8 @@
  * command with system_wide or cpus is run, but the events cover every task (perf record -a --
  * CMD): call session_enable() before session_go().
  */
-#ifndef KPROF_SESSION_LOCAL_H
-#define KPROF_SESSION_LOCAL_H
+#ifndef KPROF_SESSION_INT_H
+#define KPROF_SESSION_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,7 +78,6 @@ struct session_count {
 /* Current count of event @idx (counting sessions). */
 int session_read(struct session *s, size_t idx, struct session_count *c);
 
-int session_nr_cpus(const struct session *s);
 /* Stop everything, kill a held command that never ran, free. NULL-safe. */
 void session_free(struct session *s);
 

@@ -63,6 +63,7 @@ static int libperf_print(enum libperf_print_level level, const char *fmt, va_lis
 	char buf[512];
 	size_t n;
 
+	(void)level;	/* libperf's own levels: all of it is debug output for kprof */
 	if (log_verbosity < LOG_DEBUG)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -456,11 +457,6 @@ int session_read(struct session *s, size_t idx, struct session_count *c)
 		}
 	}
 	return 0;
-}
-
-int session_nr_cpus(const struct session *s)
-{
-	return perf_cpu_map__nr(s->cpus);
 }
 
 void session_free(struct session *s)

@@ -66,12 +66,12 @@ static void rec_string(struct rec *r, const char *s)
 	r->len += padded - n;
 }
 
-static void rec_end(struct perf_writer *w, struct rec *r, size_t id_hdr)
+static void rec_end(struct pd_writer *w, struct rec *r, size_t id_hdr)
 {
 	memset(r->bytes + r->len, 0, id_hdr);
 	r->len += id_hdr;
 	r->h.size = (uint16_t)r->len;
-	perf_writer_add(w, r->bytes);
+	pd_writer_add(w, r->bytes);
 }
 
 size_t synth_id_hdr_size(uint64_t st)
@@ -87,7 +87,7 @@ size_t synth_id_hdr_size(uint64_t st)
 	return n;
 }
 
-int synth_kernel_mmap(struct perf_writer *w, size_t id_hdr, const char *kallsyms)
+int synth_kernel_mmap(struct pd_writer *w, size_t id_hdr, const char *kallsyms)
 {
 	unsigned long long addr, text = 0, stext = 0, etext = 0;
 	char line[512], type, name[256];
@@ -135,7 +135,7 @@ static int read_line_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static void synth_comm(struct perf_writer *w, size_t id_hdr, pid_t pid, pid_t tid)
+static void synth_comm(struct pd_writer *w, size_t id_hdr, pid_t pid, pid_t tid)
 {
 	char path[64], comm[64];
 	struct rec r;
@@ -160,7 +160,7 @@ static void synth_comm(struct perf_writer *w, size_t id_hdr, pid_t pid, pid_t ti
 }
 
 /* One /proc/PID/maps line -> MMAP2, for executable mappings only (perf's default). */
-static void synth_map_line(struct perf_writer *w, size_t id_hdr, pid_t pid, const char *line)
+static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const char *line)
 {
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
@@ -195,7 +195,7 @@ static void synth_map_line(struct perf_writer *w, size_t id_hdr, pid_t pid, cons
 	rec_end(w, &r, id_hdr);
 }
 
-int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid)
+int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid)
 {
 	char path[64], *line = NULL;
 	struct dirent *de;
@@ -227,7 +227,7 @@ int synth_task(struct perf_writer *w, size_t id_hdr, pid_t pid)
 	return 0;
 }
 
-int synth_all_tasks(struct perf_writer *w, size_t id_hdr)
+int synth_all_tasks(struct pd_writer *w, size_t id_hdr)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -247,6 +247,8 @@ static int copy_kallsyms(FILE *out, void *arg)
 	size_t n;
 	FILE *in = fopen("/proc/kallsyms", "re");
 	int ret = 0;
+
+	(void)arg;	/* a write_file_atomic() callback */
 
 	if (!in)
 		return -errno;
@@ -301,20 +303,25 @@ static void blob_text(struct blob *b, const char *text, size_t len)
 	blob_put(b, text, len);
 }
 
+/* A file of tracefs/events, whole: one that cannot be read fails the payload, never empties it. */
 static void blob_events_file(struct blob *b, const char *name)
 {
-	char path[512];
 	size_t len = 0;
-	char *text;
-	FILE *fp;
+	char *path, *text = NULL;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/events/%s", tracefs_dir(), name);
-	fp = fopen(path, "r");
-	text = fp ? malloc(1 << 16) : NULL;
-	if (text)
-		len = fread(text, 1, 1 << 16, fp);
-	if (fp)
-		fclose(fp);
+	if (b->error)
+		return;
+	if (asprintf(&path, "%s/events/%s", tracefs_dir(), name) < 0) {
+		b->error = -ENOMEM;
+		return;
+	}
+	ret = read_whole_file(path, 0, &text, &len);
+	free(path);
+	if (ret) {
+		b->error = ret;
+		return;
+	}
 	blob_text(b, text, len);
 	free(text);
 }
@@ -367,7 +374,10 @@ int synth_tracing_data(char *const *systems, char *const *events, size_t nr, voi
 			if (strcmp(systems[j], systems[i]))
 				continue;
 			fmt = tracepoint_format(systems[j], events[j], &flen);
-			blob_text(&b, fmt, fmt ? flen : 0);
+			if (!fmt && !b.error)
+				b.error = -errno;	/* not an empty format perf would misread */
+			if (fmt)
+				blob_text(&b, fmt, flen);
 			free(fmt);
 		}
 	}

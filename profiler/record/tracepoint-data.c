@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracepoint-data.c - read the TRACING_DATA feature of a perf.data (layout of
- * tools/perf/util/trace-event-read.c, version 0.5/0.6, little endian) into libtraceevent.
+ * tracepoint-data.c - parse the TRACING_DATA feature of a perf.data (layout of
+ * tools/perf/util/trace-event-read.c, version 0.5/0.6, little endian; the payload comes from the
+ * perfdata reader) into libtraceevent.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,33 +55,6 @@ static const char *take_string(struct cursor *c)
 	return s;
 }
 
-/* Read the feature payload of bit @feat into a malloc'd buffer; -ENOENT when absent. */
-static int read_feature(FILE *fp, int feat, char **buf, size_t *len)
-{
-	struct perf_file_header h;
-	struct perf_file_section sec;
-	size_t index = 0;
-
-	if (fread(&h, sizeof(h), 1, fp) != 1 || h.magic != PERF_FILE_MAGIC2)
-		return -EINVAL;
-	if (!(h.adds_features[feat / 64] & (1ULL << (feat % 64))))
-		return -ENOENT;
-	for (int f = 0; f < feat; f++)
-		index += !!(h.adds_features[f / 64] & (1ULL << (f % 64)));
-	if (fseeko(fp, (off_t)(h.data.offset + h.data.size + index * sizeof(sec)), SEEK_SET) ||
-	    fread(&sec, sizeof(sec), 1, fp) != 1 || sec.size > (1ULL << 30))
-		return -EINVAL;
-	*buf = malloc(sec.size + 1);
-	if (!*buf)
-		return -ENOMEM;
-	if (fseeko(fp, (off_t)sec.offset, SEEK_SET) || fread(*buf, 1, sec.size, fp) != sec.size) {
-		free(*buf);
-		return -EINVAL;
-	}
-	*len = sec.size;
-	return 0;
-}
-
 static int parse_formats(struct cursor *c, struct tep_handle *tep)
 {
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -117,21 +91,18 @@ static int parse_formats(struct cursor *c, struct tep_handle *tep)
 
 int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
+	struct pd_reader *r;
 	struct cursor c;
-	char *buf = NULL;
+	void *buf = NULL;
 	size_t len = 0;
 	int ret;
 
-	if (!fp) {
-		ret = -errno;
-		snprintf(err, errlen, "%s", strerror(-ret));
+	/* the perf.data reader is the one place that parses a perf.data header */
+	ret = pd_reader_open(path, &r, err, errlen);
+	if (ret)
 		return ret;
-	}
-	ret = read_feature(fp, PERF_FEAT_TRACING_DATA, &buf, &len);
-	fclose(fp);
-	if (ret == -ENOENT)
-		snprintf(err, errlen, "no tracepoint formats (TRACING_DATA) in the file");
+	ret = pd_reader_tracing_data(r, &buf, &len, err, errlen);
+	pd_reader_close(r);
 	if (ret)
 		return ret;
 	c = (struct cursor){ .p = buf, .left = len };

@@ -31,12 +31,9 @@ struct run_profile {
 	struct kv_list		keys;		/* perf-profile.* of this run */
 };
 
-static char *event_used;			/* of the latest profile, for meta.json */
-static struct kv_list latest_keys;		/* of the latest profile, for the summary */
-
-const char *run_profile_event_used(void)
+const char *run_profile_event_used(const struct run_history *h)
 {
-	return event_used;
+	return h->event_used;
 }
 
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event)
@@ -95,7 +92,7 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 	struct profile *p = NULL;
 	const struct callgraph **cgs;
 	struct kv_list keys = { 0 };
-	char err[512] = "", path[4096];
+	char err[512] = "", *path = NULL;
 	int ret;
 
 	ret = profile_load(perf_data, &lo, &p, err, sizeof(err));
@@ -123,13 +120,15 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		ret = lkp_profile_keys_multi(cgs, p->nr_events, &o, &keys);
 	}
 	free(cgs);
-	snprintf(path, sizeof(path), "%s/profile.folded", dir);
-	if (!ret)
-		ret = write_file_atomic(path, write_folded, p);
-	if (!ret)
-		ret = write_file_atomic(keys_path, write_keys, &keys);
-	if (ret)
+	if (!ret && asprintf(&path, "%s/profile.folded", dir) < 0) {
+		path = NULL;
+		ret = -ENOMEM;
+	}
+	if (!ret && (ret = write_file_atomic(path, write_folded, p)))
 		pr_err("%s: %s", path, strerror(-ret));
+	if (!ret && (ret = write_file_atomic(keys_path, write_keys, &keys)))
+		pr_err("%s: %s", keys_path, strerror(-ret));
+	free(path);
 	/* flamegraph.svg beside it; failing costs only the picture */
 	if (!ret && p->nr_events)
 		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name);
@@ -146,25 +145,33 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 static int derive(struct run_profile *rp, const char *dir)
 {
 	struct json_object keys = { 0 };
-	char keys_path[4096], err[256];
+	char *keys_path, err[256];
 	int status, ret;
 	pid_t pid;
 
-	snprintf(keys_path, sizeof(keys_path), "%s/.perf-profile.json", dir);
+	if (asprintf(&keys_path, "%s/.perf-profile.json", dir) < 0)
+		return -ENOMEM;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		ret = -errno;
+		free(keys_path);
+		return ret;
+	}
 	if (pid == 0)
 		_exit(derive_child(rp->perf_data, dir, keys_path));
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+		if (errno != EINTR) {
+			ret = -errno;
+			free(keys_path);
+			return ret;
+		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFSIGNALED(status))
 			pr_err("%s: reading it died of signal %d: no perf-profile keys",
 			       rp->perf_data, WTERMSIG(status));
 		unlink(keys_path);
+		free(keys_path);
 		return -EIO;
 	}
 	ret = json_read_file(keys_path, &keys, err, sizeof(err));
@@ -175,10 +182,11 @@ static int derive(struct run_profile *rp, const char *dir)
 			ret = kv_list_add(&rp->keys, keys.members[i].key, keys.members[i].num);
 	json_object_release(&keys);
 	unlink(keys_path);
+	free(keys_path);
 	return ret;
 }
 
-int run_profile_stop(struct run_profile *rp, const char *dir)
+int run_profile_stop(struct run_profile *rp, const char *dir, struct run_history *h)
 {
 	struct record_stats st = { 0 };
 	int ret;
@@ -191,8 +199,8 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 		return ret;
 	}
 	if (st.event_used) {
-		free(event_used);
-		event_used = st.event_used;
+		free(h->event_used);
+		h->event_used = st.event_used;
 	}
 	if (st.lost)
 		pr_warn("profiling: %llu samples lost", (unsigned long long)st.lost);
@@ -200,9 +208,9 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 	if (derive(rp, dir))
 		return 0;
 	{
-		kv_list_release(&latest_keys);
+		kv_list_release(&h->latest_keys);
 		for (size_t i = 0; !ret && i < rp->keys.nr; i++)
-			ret = kv_list_add(&latest_keys, rp->keys.items[i].key,
+			ret = kv_list_add(&h->latest_keys, rp->keys.items[i].key,
 					  rp->keys.items[i].value);
 	}
 	return ret;
@@ -227,7 +235,7 @@ static int by_value_desc(const void *a, const void *b)
 }
 
 /* The hottest "self" and "children" rows of the latest profile. */
-void run_profile_summary(const char *base, FILE *fp)
+void run_profile_summary(const struct run_history *h, FILE *fp)
 {
 	static const char *const kinds[] = { "self", "children" };
 
@@ -238,16 +246,16 @@ void run_profile_summary(const char *base, FILE *fp)
 
 		char event[64];
 
-		snprintf(event, sizeof(event), "%s", event_used ? event_used : "");
+		snprintf(event, sizeof(event), "%s", h->event_used ? h->event_used : "");
 		for (char *e = event; *e; e++)
 			if (*e == ':' || *e == ',')
 				*e = *e == ':' ? '-' : '\0';
 		snprintf(prefix, sizeof(prefix), "perf-profile.%s.%s.", kinds[k], event);
 		plen = strlen(prefix);
-		for (size_t i = 0; i < latest_keys.nr; i++)
-			if (!strncmp(latest_keys.items[i].key, prefix, plen) &&
-			    kv_list_add(&rows, latest_keys.items[i].key,
-					latest_keys.items[i].value))
+		for (size_t i = 0; i < h->latest_keys.nr; i++)
+			if (!strncmp(h->latest_keys.items[i].key, prefix, plen) &&
+			    kv_list_add(&rows, h->latest_keys.items[i].key,
+					h->latest_keys.items[i].value))
 				break;
 		if (rows.nr) {
 			qsort(rows.items, rows.nr, sizeof(*rows.items), by_value_desc);
@@ -260,9 +268,8 @@ void run_profile_summary(const char *base, FILE *fp)
 	}
 }
 
-int run_counters_start(struct stat_session **out)
+int run_counters_start(struct run_history *h, struct stat_session **out)
 {
-	static bool started_once;
 	struct stat_opts o = { .system_wide = true };	/* LKP's default perf-stat set */
 	enum log_level saved = log_verbosity;
 	char err[512] = "";
@@ -270,11 +277,11 @@ int run_counters_start(struct stat_session **out)
 
 	*out = NULL;
 	/* what cannot be counted here is said by the first run only */
-	if (started_once && log_verbosity > LOG_WARN)
+	if (h->counters_started && log_verbosity > LOG_WARN)
 		log_verbosity = LOG_WARN;
 	ret = stat_session_start(&o, out, err, sizeof(err));
 	log_verbosity = saved;
-	started_once = true;
+	h->counters_started = true;
 	if (ret)
 		pr_warn("perf-stat: %s: no perf-stat keys", err[0] ? err : strerror(-ret));
 	return ret;
@@ -294,11 +301,11 @@ int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
 	return ret;
 }
 
-void run_profile_exit(void)
+void run_history_release(struct run_history *h)
 {
-	free(event_used);
-	event_used = NULL;
-	kv_list_release(&latest_keys);
+	free(h->event_used);
+	h->event_used = NULL;
+	kv_list_release(&h->latest_keys);
 }
 
 void run_profile_free(struct run_profile *rp)

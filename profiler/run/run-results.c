@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +20,23 @@
 
 int run_mkdirs(const char *path)
 {
-	char buf[4096];
-	size_t len = strlen(path);
+	char *buf = strdup(path);
+	int ret = 0;
 
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
+	if (!buf)
+		return -ENOMEM;
+	for (char *p = buf + 1; *p && !ret; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
 		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
+			ret = -errno;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
+	if (!ret && mkdir(buf, 0755) && errno != EEXIST)
+		ret = -errno;
+	free(buf);
+	return ret;
 }
 
 static bool is_run_number(const char *name, long *n)
@@ -44,8 +45,9 @@ static bool is_run_number(const char *name, long *n)
 
 	if (!isdigit((unsigned char)name[0]))
 		return false;
+	errno = 0;
 	*n = strtol(name, &end, 10);
-	return !*end;
+	return !*end && !errno && *n < INT_MAX;	/* not ours beyond: the next would not fit */
 }
 
 int run_next_number(const char *base)
@@ -65,6 +67,7 @@ int run_next_number(const char *base)
 
 static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
+	(void)sb, (void)type, (void)ftw;	/* an nftw() callback */
 	return remove(path) ? -errno : 0;
 }
 
@@ -100,20 +103,21 @@ static int write_matrix(FILE *fp, void *arg)
 int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen)
 {
 	struct matrix m = { 0 };
-	char path[4096];
+	char *path;
 	int ret = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/matrix.json", base) >= sizeof(path))
-		return -ENAMETOOLONG;
+	if (asprintf(&path, "%s/matrix.json", base) < 0)
+		return -ENOMEM;
 	if (!access(path, F_OK))
-		ret = matrix_read_json_err(path, &m, err, errlen);
+		ret = matrix_read_json(path, &m, err, errlen);
 	if (!ret)
-		ret = matrix_add_stats_json_err(&m, stats_json, err, errlen);
+		ret = matrix_add_stats_json(&m, stats_json, err, errlen);
 	if (!ret) {
 		ret = write_file_atomic(path, write_matrix, &m);
 		if (ret)
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 	}
 	matrix_release(&m);
+	free(path);
 	return ret;
 }

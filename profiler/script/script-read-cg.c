@@ -69,7 +69,7 @@ static int read_mapped(int fd, size_t size, const char *name, const struct scrip
 	if (buf == MAP_FAILED)
 		return 1;	/* read it as a stream instead */
 	madvise(buf, size, MADV_SEQUENTIAL);
-	if (perf_file_magic_ok(buf, size)) {
+	if (pd_magic_ok(buf, size)) {
 		ret = not_text(name, err, errlen);
 	} else {
 		ret = script_read_buf(buf, size, o, cg, st);
@@ -124,7 +124,7 @@ static int read_stream(int fd, const char *name, const struct script_opts *o,
 		n += (size_t)r;
 		if (!checked && (n >= 8 || eof)) {
 			checked = true;
-			if (perf_file_magic_ok(buf, n)) {
+			if (pd_magic_ok(buf, n)) {
 				ret = not_text(name, err, errlen);
 				goto out;
 			}

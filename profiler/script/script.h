@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * script.h - `perf script` text into a call graph, with stackcollapse-perf.pl's names.
+ * script.h - `perf script` text into a call graph, with stackcollapse-perf.pl's names. Public
+ * header of profiler/script/ (may use perfdata/ for the magic check, output/, lib/). Pure
+ * functions of their input, reentrant; errors -errno with a reason in the caller's buffer.
  *
  * The parser reproduces stackcollapse-perf.pl (FlameGraph 41fee1f) line for line: the same
  * header and frame regexes, the same name tidying and annotations, the same event filter and
@@ -12,8 +14,8 @@
  * addr 0, flags 0); the task's comm is the final root frame text ("java-?/25607" with --tid),
  * pid and tid are -1. So folded_write(fp, cg, 0) prints exactly what the Perl script prints.
  */
-#ifndef KPROF_SCRIPT_LOCAL_H
-#define KPROF_SCRIPT_LOCAL_H
+#ifndef KPROF_SCRIPT_H
+#define KPROF_SCRIPT_H
 
 #include <stdbool.h>
 #include <stddef.h>

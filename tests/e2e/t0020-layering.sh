@@ -12,7 +12,7 @@ test_expect_success 'the tree passes check-layering' 'mk'
 test_expect_success 'script/ without perfdata/: the include and the symbol are named' '
 	test_must_fail mk script_DEPS="output lib" 2>err &&
 	grep "profiler/script/script-read-cg.c: module script includes \"profiler/perfdata/perfdata.h\"" err &&
-	grep "module script uses perf_file_magic_ok of module perfdata" err
+	grep "module script uses pd_magic_ok of module perfdata" err
 '
 
 test_expect_success 'symbolize/ without lib/: a link-level violation is caught' '

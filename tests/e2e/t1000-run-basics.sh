@@ -105,6 +105,18 @@ test_expect_success 'an unwritable result root is a one-line error' '
 	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "/proc/kprof-no" err
 '
 
+test_expect_success 'a long -o path: the results are where it says, nowhere else' '
+	part=$(printf "%0200d" 0) &&
+	root=$PWD/long && for i in $(seq 15); do root=$root/$part; done &&
+	[ ${#root} -gt 3000 ] &&
+	"$KPROF" -q run anon-w-seq nr_task=1 unit_size=4M size=4M --runs 1 --no-profile \
+		-o "$root" >out 2>err &&
+	d=$(echo "$root"/anon-w-seq/*/"$(uname -r)") &&
+	test -s "$d/0/stats.json" && test -s "$d/matrix.json" &&
+	grep -qF "results in $d" out &&
+	[ "$(find long -name stats.json | wc -l)" -eq 1 ]
+'
+
 prereq_THP() { [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
 	! grep -q "\[never\]" /sys/kernel/mm/transparent_hugepage/enabled; }
 

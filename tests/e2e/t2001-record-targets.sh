@@ -40,24 +40,41 @@ test_expect_success PERF_EVENTS,PERF '-p attaches to a running process, its maps
 	perf script -i p.data --show-mmap-events 2>/dev/null | grep -q "PERF_RECORD_MMAP2 $bg/$bg: .*record-work"
 '
 
+# Stopping while recording, without guessing how long a loaded machine takes: wait until kprof
+# says it is recording (-v), then until the busy process has used CPU time since then.
+wait_recording() {	# FILE
+	for i in $(seq 600); do grep -q "recording into" "$1" && return 0; sleep 0.05; done
+	return 1
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+wait_cpu() {		# PID TICKS: until PID used TICKS more clock ticks of CPU
+	local t0
+	t0=$(cpu_ticks "$1") || return 1
+	for i in $(seq 600); do
+		[ $(( $(cpu_ticks "$1") - t0 )) -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 test_expect_success PERF_EVENTS,PERF 'Ctrl-C (SIGINT) stops -a and writes a valid file, exit 0' '
-	"$KPROF" record -a -e cpu-clock -o i.data 2>err & rec=$!
-	sleep 0.5
+	"$W" forever & bg=$!
+	"$KPROF" -v record -a -e cpu-clock -o i.data 2>err & rec=$!
+	wait_recording err && wait_cpu $bg 10
 	kill -INT $rec
 	rc=0; wait $rec || rc=$?
+	kill $bg; wait $bg || :
 	test $rc = 0 && ! test -e i.data.tmp &&
 	perf report -i i.data --stdio 2>rerr | grep -q "of event .cpu-clock." &&
 	grep -q "recorded [1-9]" err
 '
 
 test_expect_success PERF_EVENTS,PERF 'SIGTERM stops a command recording, exit 0, valid file' '
-	"$KPROF" record -e cpu-clock -g -o t.data -- "$W" forever 2>err & rec=$!
-	# the command runs once kprof has opened everything (a loaded machine may take a while)
-	for i in $(seq 100); do pgrep -f "record-work forever" >/dev/null && break; sleep 0.1; done
-	sleep 0.5
+	"$KPROF" -v record -e cpu-clock -g -o t.data -- "$W" forever 2>err & rec=$!
+	wait_recording err && child=$(pgrep -P $rec -f "record-work forever") && wait_cpu $child 30
 	kill -TERM $rec
 	rc=0; wait $rec || rc=$?
-	test $rc = 0 && ! pgrep -f "record-work forever" &&
+	test $rc = 0 && test -n "$child" && ! grep -qs forever /proc/$child/cmdline &&
 	test "$(hot_share t.data | cut -d. -f1)" -gt 80
 '
 

@@ -65,4 +65,10 @@ test_expect_success 'differential: perf.data against its per-command folded text
 	done <comms.folded
 '
 
+test_expect_success 'a bad perf.data: one error line that names the file' '
+	head -c 200 rec.data >cut.data &&
+	test_must_fail "$KPROF" flamegraph cut.data -o cut.svg 2>err &&
+	[ "$(wc -l <err)" -eq 1 ] && grep -q "^kprof: error: cut.data: " err && ! test -e cut.svg
+'
+
 test_done

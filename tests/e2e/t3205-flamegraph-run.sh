@@ -31,4 +31,20 @@ test_expect_success 'kprof flamegraph reads the run directory' '
 	     "$(grep -o "<title>all ([^<]*" "$dir/flamegraph.svg")"
 '
 
+test_expect_success 'collapse and report read the run directory the same way' '
+	dir=$(cat rundir) &&
+	"$KPROF" collapse "$dir" >dir.folded && "$KPROF" collapse "$dir/perf.data" >file.folded &&
+	test -s dir.folded && test_cmp file.folded dir.folded &&
+	"$KPROF" report -i "$dir" >dir.keys && "$KPROF" report -i "$dir/perf.data" >file.keys &&
+	test -s dir.keys && test_cmp file.keys dir.keys
+'
+
+test_expect_success 'a directory that is no run: one error line naming it' '
+	mkdir empty &&
+	for c in "collapse empty" "flamegraph empty" "report -i empty"; do
+		test_must_fail "$KPROF" $c >/dev/null 2>err &&
+		[ "$(wc -l <err)" -eq 1 ] && grep -q "empty: not a kprof run directory" err || exit 1
+	done
+'
+
 test_done

@@ -84,13 +84,13 @@ static const char *const names[] = { "cpu-clock", "dummy:HG" };
 /* header | attrs | ids | data | feature table | HOSTNAME, NRCPUS, CMDLINE, EVENT_DESC */
 static struct buf build(const struct file_opts *o)
 {
-	struct perf_file_header h = { .magic = PERF_FILE_MAGIC2, .size = sizeof(h) };
+	struct pd_file_header h = { .magic = PERF_FILE_MAGIC2, .size = sizeof(h) };
 	struct buf b = { 0 }, d = { 0 }, feat[4] = { { 0 } };
 	struct perf_event_attr a;
 	size_t ids_at, nr_feat = 0;
 	uint32_t u32;
 
-	h.attr_size = o->attr_bytes + sizeof(struct perf_file_section);
+	h.attr_size = o->attr_bytes + sizeof(struct pd_file_section);
 	h.attrs.offset = sizeof(h);
 	h.attrs.size = o->nr_attrs * h.attr_size;
 	ids_at = h.attrs.offset + h.attrs.size;
@@ -104,7 +104,7 @@ static struct buf build(const struct file_opts *o)
 	put(&b, &h, sizeof(h));
 	for (int i = 0; i < o->nr_attrs; i++) {
 		unsigned char disk[512] = { 0 };
-		struct perf_file_section ids = { ids_at + i * 16, 16 };
+		struct pd_file_section ids = { ids_at + i * 16, 16 };
 
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_SOFTWARE;
@@ -152,7 +152,7 @@ static struct buf build(const struct file_opts *o)
 		uint64_t at = b.len + nr_feat * 16;
 
 		for (size_t i = 0; i < nr_feat; i++) {
-			struct perf_file_section s = { at, feat[i].len };
+			struct pd_file_section s = { at, feat[i].len };
 
 			put(&b, &s, sizeof(s));
 			at += feat[i].len;

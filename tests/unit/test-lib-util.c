@@ -21,6 +21,7 @@ static int write_hello(FILE *fp, void *arg)
 
 static int write_fails(FILE *fp, void *arg)
 {
+	(void)arg;
 	fputs("half", fp);
 	return -EIO;
 }

@@ -33,6 +33,7 @@ static int visit(const struct cg_stack *st, void *arg)
 
 static int stop_at_first(const struct cg_stack *st, void *arg)
 {
+	(void)st;
 	(*(int *)arg)++;
 	return 7;
 }

@@ -107,9 +107,9 @@ static void test_matrix(void)
 	s0 = write_file("s0.json", "{\"perf-profile.self.cycles-pp.f\": 6.5, \"aim9.x\": 10}");
 	s1 = write_file("s1.json", "{\"aim9.x\": 11, \"aim9.late\": 0.0}");
 	s2 = write_file("s2.json", "{\"aim9.x\": 12, \"aim9.late\": 3}");
-	is_int(matrix_add_stats_json_err(&m, s0, err, sizeof(err)), 0, "run 0");
-	is_int(matrix_add_stats_json_err(&m, s1, err, sizeof(err)), 0, "run 1");
-	is_int(matrix_add_stats_json_err(&m, s2, err, sizeof(err)), 0, "run 2");
+	is_int(matrix_add_stats_json(&m, s0, err, sizeof(err)), 0, "run 0");
+	is_int(matrix_add_stats_json(&m, s1, err, sizeof(err)), 0, "run 1");
+	is_int(matrix_add_stats_json(&m, s2, err, sizeof(err)), 0, "run 2");
 	is_int(m.nr_runs, 3, "three runs");
 	is_int(m.nr_rows, 3, "three keys");
 	is_str(m.rows[0].key, "aim9.late", "rows sorted by key");
@@ -126,7 +126,7 @@ static void test_matrix(void)
 	ok(strstr(buf, "\"aim9.late\": [0, 0.0, 3.0]") != NULL,
 	   "fillers are 0, measured values carry a '.'");
 	mj = write_file("matrix.json", buf);
-	is_int(matrix_read_json_err(mj, &back, err, sizeof(err)), 0, "matrix read back");
+	is_int(matrix_read_json(mj, &back, err, sizeof(err)), 0, "matrix read back");
 	r = matrix_find(&back, "aim9.late");
 	ok(back.nr_runs == 3 && r && !r->present[0] && r->present[1] && r->v[2] == 3,
 	   "presence survives the round trip");
@@ -137,20 +137,20 @@ static void test_matrix(void)
 	free(mj);
 	mj = write_file("lkp.json", "{\"a.x\": [1.5, 2.5], \"a.s\": [\"x\"], "
 			"\"stats_source\": [\"r0\", \"r1\", \"r2\"]}");
-	is_int(matrix_read_json_err(mj, &back, err, sizeof(err)), 0, "LKP matrix read");
+	is_int(matrix_read_json(mj, &back, err, sizeof(err)), 0, "LKP matrix read");
 	ok(back.nr_rows == 1 && back.nr_runs == 3 && !back.rows[0].present[2],
 	   "ragged row padded, string stat skipped");
 	matrix_release(&back);
 
 	bad = write_file("bad.json", "{\"a.x\": [1, 2, 3, 4], \"stats_source\": [\"r0\"]}");
-	ok(matrix_read_json_err(bad, &back, err, sizeof(err)) < 0 && strstr(err, "4 values"),
+	ok(matrix_read_json(bad, &back, err, sizeof(err)) < 0 && strstr(err, "4 values"),
 	   "more values than runs is an error: %s", err);
 	free(bad);
 	bad = write_file("dup.json", "{\"a.x\": 1, \"a.x\": 2}");
-	ok(matrix_add_stats_json_err(&m, bad, err, sizeof(err)) < 0 &&
+	ok(matrix_add_stats_json(&m, bad, err, sizeof(err)) < 0 &&
 	   strstr(err, "duplicate key \"a.x\""), "duplicate key: %s", err);
 	free(bad);
-	ok(matrix_read_json_err("/nonexistent/matrix.json", &back, err, sizeof(err)) == -ENOENT,
+	ok(matrix_read_json("/nonexistent/matrix.json", &back, err, sizeof(err)) == -ENOENT,
 	   "a missing file is -ENOENT");
 
 	matrix_release(&m);

@@ -167,6 +167,7 @@ static void test_rows_and_order(void)
 
 static int pp_writer(FILE *fp, const struct compare_result *r, const struct compare_opts *o)
 {
+	(void)o;
 	return compare_write_perf_profile(fp, r, 2);
 }
 

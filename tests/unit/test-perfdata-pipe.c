@@ -43,7 +43,7 @@ static void put_attr_record(struct buf *b)
 /* header, ATTR, FEATURE, TRACING_DATA + payload, samples, EVENT_UPDATE, AUXTRACE + payload */
 static struct buf pipe_stream(bool attr)
 {
-	struct perf_file_header h = { .magic = PERF_FILE_MAGIC2, .size = 16 };
+	struct pd_file_header h = { .magic = PERF_FILE_MAGIC2, .size = 16 };
 	unsigned char ff[64];
 	struct buf b = { 0 }, s = { 0 };
 	uint32_t u32 = 5;
@@ -90,22 +90,22 @@ struct result {
 
 static void read_stream(const char *p, struct result *res)
 {
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_reader *r;
+	struct pd_record rec;
 
 	memset(res, 0, sizeof(*res));
-	res->ret = perf_reader_open(p, &r, res->err, sizeof(res->err));
+	res->ret = pd_reader_open(p, &r, res->err, sizeof(res->err));
 	if (res->ret)
 		return;
-	while ((res->ret = perf_reader_next(r, &rec, res->err, sizeof(res->err))) > 0)
+	while ((res->ret = pd_reader_next(r, &rec, res->err, sizeof(res->err))) > 0)
 		if (rec.hdr.type == PERF_RECORD_SAMPLE && res->nr < 8)
 			res->times[res->nr++] = rec.time;
-	snprintf(res->name, sizeof(res->name), "%s", perf_reader_attr(r, 0)->name);
+	snprintf(res->name, sizeof(res->name), "%s", pd_reader_attr(r, 0)->name);
 	snprintf(res->host, sizeof(res->host), "%s",
-		 perf_reader_info(r)->hostname ? perf_reader_info(r)->hostname : "");
-	res->aux = perf_reader_stats(r)->auxtrace;
-	res->aux_bytes = perf_reader_stats(r)->auxtrace_bytes;
-	perf_reader_close(r);
+		 pd_reader_info(r)->hostname ? pd_reader_info(r)->hostname : "");
+	res->aux = pd_reader_stats(r)->auxtrace;
+	res->aux_bytes = pd_reader_stats(r)->auxtrace_bytes;
+	pd_reader_close(r);
 }
 
 static void check_stream(const struct result *res, const char *how)
@@ -254,8 +254,8 @@ static void test_zstd(void)
 	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_compressed, 0, 0,
 			       0 };
 	struct buf inner = { 0 }, f;
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_reader *r;
+	struct pd_record rec;
 	char err[256];
 	uint64_t n = 0, last = 0;
 	bool ordered = true;
@@ -270,16 +270,16 @@ static void test_zstd(void)
 	frame_cut = frame_len;
 	f = build(&o);
 	buf_write(&f, path);
-	if (ok(!perf_reader_open(path, &r, err, sizeof(err)), "open (%s)", err)) {
-		while (perf_reader_next(r, &rec, err, sizeof(err)) > 0) {
+	if (ok(!pd_reader_open(path, &r, err, sizeof(err)), "open (%s)", err)) {
+		while (pd_reader_next(r, &rec, err, sizeof(err)) > 0) {
 			ordered &= rec.time >= last;
 			last = rec.time;
 			n += rec.hdr.type == PERF_RECORD_SAMPLE;
 		}
 		is_u64(n, 50, "every compressed sample, across the two COMPRESSED records");
 		ok(ordered, "in time order");
-		is_u64(perf_reader_stats(r)->compressed, 2, "two COMPRESSED records");
-		perf_reader_close(r);
+		is_u64(pd_reader_stats(r)->compressed, 2, "two COMPRESSED records");
+		pd_reader_close(r);
 	}
 	free(f.p);
 

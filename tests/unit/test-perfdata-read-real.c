@@ -42,29 +42,29 @@ static void spit(const void *p, size_t len)
 /* Read everything, decoding each sample. <0 on error (with a one-line message), else samples. */
 static long read_all(const void *p, size_t len, bool *oneline)
 {
-	struct perf_reader *r;
-	struct perf_record rec;
-	struct perf_sample s;
+	struct pd_reader *r;
+	struct pd_record rec;
+	struct pd_sample s;
 	char err[256] = "";
 	long samples = 0;
 	int ret;
 
 	spit(p, len);
-	ret = perf_reader_open(path, &r, err, sizeof(err));
+	ret = pd_reader_open(path, &r, err, sizeof(err));
 	if (!ret) {
-		while ((ret = perf_reader_next(r, &rec, err, sizeof(err))) > 0) {
+		while ((ret = pd_reader_next(r, &rec, err, sizeof(err))) > 0) {
 			if (rec.hdr.type != PERF_RECORD_SAMPLE)
 				continue;
-			if (perf_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s)) {
+			if (pd_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s)) {
 				snprintf(err, sizeof(err), "bad sample");
 				ret = -EINVAL;
 				break;
 			}
 			samples++;
 			for (uint64_t i = 0; i < s.callchain_nr; i++)
-				(void)perf_u64_at(s.callchain, i);
+				(void)pd_u64_at(s.callchain, i);
 		}
-		perf_reader_close(r);
+		pd_reader_close(r);
 	}
 	*oneline = ret >= 0 || (err[0] && !strchr(err, '\n'));
 	return ret < 0 ? ret : samples;
@@ -82,7 +82,7 @@ static bool record(void)
 
 int main(void)
 {
-	struct perf_file_header h;
+	struct pd_file_header h;
 	unsigned char *f, *g;
 	size_t len, bad = 0, lines = 0, tries = 0;
 	long whole;
@@ -115,7 +115,7 @@ int main(void)
 	/* The data section claims to end anywhere: a clean read or an error, never more. */
 	bad = lines = tries = 0;
 	for (uint64_t end = 0; end <= h.data.size; end += h.data.size / 300 + 3) {
-		struct perf_file_header cut = h;
+		struct pd_file_header cut = h;
 
 		cut.data.size = end;
 		memset(cut.adds_features, 0, sizeof(cut.adds_features));

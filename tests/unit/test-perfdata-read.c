@@ -26,21 +26,21 @@ static void write_file(const void *p, size_t len)
 /* Read the whole file; 0 when it is all good, else the error, with its message in err. */
 static int read_all(const void *p, size_t len, uint64_t *times, size_t *nr, char *err)
 {
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_reader *r;
+	struct pd_record rec;
 	int ret;
 
 	*err = 0;
 	*nr = 0;
 	write_file(p, len);
-	ret = perf_reader_open(path, &r, err, 256);
+	ret = pd_reader_open(path, &r, err, 256);
 	if (ret)
 		return ret;
-	while ((ret = perf_reader_next(r, &rec, err, 256)) > 0) {
+	while ((ret = pd_reader_next(r, &rec, err, 256)) > 0) {
 		if (rec.hdr.type == PERF_RECORD_SAMPLE && times && *nr < 64)
 			times[(*nr)++] = rec.time;
 	}
-	perf_reader_close(r);
+	pd_reader_close(r);
 	return ret;
 }
 
@@ -69,8 +69,8 @@ static void test_good_file(void)
 	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0, 0, 0 };
 	struct buf f = build(&o);
 	const uint64_t want[] = { 10, 15, 20, 30, 5, 40 };
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_reader *r;
+	struct pd_record rec;
 	uint64_t times[64];
 	char err[256];
 	size_t nr, i;
@@ -82,25 +82,25 @@ static void test_good_file(void)
 		;
 	is_int((int)i, 6, "in perf's delivery order");
 
-	ret = perf_reader_open(path, &r, err, sizeof(err));
+	ret = pd_reader_open(path, &r, err, sizeof(err));
 	is_int(ret, 0, "open");
 	if (ret)
 		goto out;
-	is_int((int)perf_reader_nr_attrs(r), 2, "two attrs");
-	is_str(perf_reader_attr(r, 0)->name, "cpu-clock", "EVENT_DESC names attr 0 by id");
-	is_str(perf_reader_attr(r, 1)->name, "dummy:HG", "EVENT_DESC names attr 1 by id");
-	is_str(perf_reader_info(r)->hostname, "testhost", "HOSTNAME");
-	is_str(perf_reader_info(r)->cmdline, "perf record", "CMDLINE joined");
-	is_int(perf_reader_info(r)->nr_cpus_online, 2, "NRCPUS");
+	is_int((int)pd_reader_nr_attrs(r), 2, "two attrs");
+	is_str(pd_reader_attr(r, 0)->name, "cpu-clock", "EVENT_DESC names attr 0 by id");
+	is_str(pd_reader_attr(r, 1)->name, "dummy:HG", "EVENT_DESC names attr 1 by id");
+	is_str(pd_reader_info(r)->hostname, "testhost", "HOSTNAME");
+	is_str(pd_reader_info(r)->cmdline, "perf record", "CMDLINE joined");
+	is_int(pd_reader_info(r)->nr_cpus_online, 2, "NRCPUS");
 	nr = 0;
-	while (perf_reader_next(r, &rec, err, sizeof(err)) > 0)
+	while (pd_reader_next(r, &rec, err, sizeof(err)) > 0)
 		if (rec.hdr.type == PERF_RECORD_SAMPLE && nr < 64)
 			attr_of[nr++] = (int)rec.attr->idx;
 	ok(attr_of[0] == 0 && attr_of[1] == 1 && attr_of[2] == 0 && attr_of[3] == 1,
 	   "samples map to their attr by id");
-	is_u64(perf_reader_stats(r)->unknown_id, 1, "unknown id counted");
-	is_u64(perf_reader_stats(r)->unordered, 1, "late record counted");
-	perf_reader_close(r);
+	is_u64(pd_reader_stats(r)->unknown_id, 1, "unknown id counted");
+	is_u64(pd_reader_stats(r)->unordered, 1, "late record counted");
+	pd_reader_close(r);
 out:
 	free(f.p);
 }
@@ -116,17 +116,17 @@ static void test_queue_limit(void)
 {
 	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_no_rounds, 0, 0, 0 };
 	struct buf f = build(&o);
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_reader *r;
+	struct pd_record rec;
 	uint64_t last = 0, n = 0, backwards = 0;
 	char err[256] = "";
 
 	write_file(f.p, f.len);
 	free(f.p);
-	if (!ok(perf_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
+	if (!ok(pd_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
 		return;
-	perf_reader_set_queue_limit(r, 10 * 48);	/* ten samples */
-	while (perf_reader_next(r, &rec, err, sizeof(err)) > 0) {
+	pd_reader_set_queue_limit(r, 10 * 48);	/* ten samples */
+	while (pd_reader_next(r, &rec, err, sizeof(err)) > 0) {
 		if (r->nr_queued > 12)
 			break;
 		backwards += rec.time < last;
@@ -136,7 +136,7 @@ static void test_queue_limit(void)
 	is_u64(n, 100, "every record delivered, the queue never above the limit");
 	ok(backwards > 0 && backwards < 50, "mostly in order (%llu steps back)",
 	   (unsigned long long)backwards);
-	perf_reader_close(r);
+	pd_reader_close(r);
 }
 
 static void records_few(struct buf *b)
@@ -157,13 +157,13 @@ static void test_attr_sizes(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
 		struct file_opts o = { sizes[i], 1, false, records_few, 0, 0, 0 };
 		struct buf f = build(&o);
-		struct perf_reader *r;
+		struct pd_reader *r;
 
 		ok(read_all(f.p, f.len, times, &nr, err) == 0 && nr == 2,
 		   "attr of %zu bytes (%s)", sizes[i], err);
-		if (!perf_reader_open(path, &r, err, sizeof(err))) {
-			is_str(perf_reader_attr(r, 0)->name, "cpu-clock", "name from type/config");
-			perf_reader_close(r);
+		if (!pd_reader_open(path, &r, err, sizeof(err))) {
+			is_str(pd_reader_attr(r, 0)->name, "cpu-clock", "name from type/config");
+			pd_reader_close(r);
 		}
 		free(f.p);
 	}
@@ -189,7 +189,7 @@ static void test_bad_headers(void)
 {
 	struct file_opts o = { sizeof(struct perf_event_attr), 2, true, records_ordering, 0, 0, 0 };
 	struct buf f = build(&o), g;
-	size_t data_at = offsetof(struct perf_file_header, data);
+	size_t data_at = offsetof(struct pd_file_header, data);
 	uint64_t data_off;
 
 	memcpy(&data_off, f.p + data_at, 8);
@@ -229,15 +229,15 @@ static void test_bad_headers(void)
 	patch64(&g, data_at, 8);
 	expect_error(g.p, g.len, "data inside the header", "data section");
 	RESET();
-	g.p[offsetof(struct perf_file_header, adds_features) + PERF_FEAT_COMPRESSED / 8] |=
+	g.p[offsetof(struct pd_file_header, adds_features) + PERF_FEAT_COMPRESSED / 8] |=
 		1 << (PERF_FEAT_COMPRESSED % 8);
 	expect_error(g.p, g.len, "compressed feature bit shifts the sections", "feature");
 	RESET();
-	patch64(&g, sizeof(struct perf_file_header) + sizeof(struct perf_event_attr) + 8, 1 << 30);
+	patch64(&g, sizeof(struct pd_file_header) + sizeof(struct perf_event_attr) + 8, 1 << 30);
 	expect_error(g.p, g.len, "ids section outside", "ids section");
 	RESET();
 	/* attr.size larger than the attr's room on disk */
-	memcpy(g.p + sizeof(struct perf_file_header) + 4, &(uint32_t){ 4000 }, 4);
+	memcpy(g.p + sizeof(struct pd_file_header) + 4, &(uint32_t){ 4000 }, 4);
 	expect_error(g.p, g.len, "attr.size too large", "attr.size");
 	RESET();
 	/* the first feature section points past the end */
@@ -267,7 +267,7 @@ static void test_bad_records(void)
 	uint64_t data_off;
 	size_t rec2;
 
-	memcpy(&data_off, f.p + offsetof(struct perf_file_header, data), 8);
+	memcpy(&data_off, f.p + offsetof(struct pd_file_header, data), 8);
 	rec2 = data_off + 48;
 	f.p[rec2 + 6] = 0;
 	f.p[rec2 + 7] = 0;

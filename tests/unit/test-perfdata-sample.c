@@ -81,12 +81,12 @@ static void full_body(struct perf_event_attr *a, struct body *b)
 static void test_full(void)
 {
 	struct perf_event_attr a;
-	struct perf_sample s;
+	struct pd_sample s;
 	struct body b;
 	int bad = 0;
 
 	full_body(&a, &b);
-	is_int(perf_sample_decode(b.w, b.n * 8, &a, &s), 0, "a sample with every bit decodes");
+	is_int(pd_sample_decode(b.w, b.n * 8, &a, &s), 0, "a sample with every bit decodes");
 	is_u64(s.id, 101, "id");
 	is_u64(s.ip, 0xffffffff81000000, "ip");
 	ok(s.pid == 42 && s.tid == 43, "pid/tid");
@@ -97,27 +97,27 @@ static void test_full(void)
 	is_u64(s.period, 1001001, "period");
 	ok(s.read.nr == 2 && s.read.time_enabled == 50 && s.read.time_running == 40 &&
 	   s.read.value_size == 24, "read group header");
-	ok(perf_u64_at(s.read.values, 3) == 12 && perf_u64_at(s.read.values, 5) == 3,
+	ok(pd_u64_at(s.read.values, 3) == 12 && pd_u64_at(s.read.values, 5) == 3,
 	   "read group values with id and lost");
-	ok(s.callchain_nr == 4 && perf_u64_at(s.callchain, 3) == 0x401000, "callchain");
+	ok(s.callchain_nr == 4 && pd_u64_at(s.callchain, 3) == 0x401000, "callchain");
 	ok(s.raw_size == 12 && s.raw && *(const uint32_t *)s.raw == 0xaaaaaaaa, "raw");
-	ok(s.branch_nr == 2 && s.branch_hw_idx == 5 && perf_u64_at(s.branches, 5) == 0x1005,
+	ok(s.branch_nr == 2 && s.branch_hw_idx == 5 && pd_u64_at(s.branches, 5) == 0x1005,
 	   "branch stack with hw_idx");
-	ok(s.user_regs_abi == 2 && perf_u64_at(s.user_regs, 2) == 3, "user regs");
+	ok(s.user_regs_abi == 2 && pd_u64_at(s.user_regs, 2) == 3, "user regs");
 	ok(s.user_stack_size == 16 && s.user_stack_dyn_size == 8 &&
-	   perf_u64_at(s.user_stack, 1) == 0x22, "user stack");
+	   pd_u64_at(s.user_stack, 1) == 0x22, "user stack");
 	ok(s.weight == 77 && s.data_src == 88 && s.transaction == 99, "weight, data_src, txn");
 	ok(s.intr_regs_abi == 0 && !s.intr_regs, "intr regs with abi none");
 	ok(s.phys_addr == 0x1234000 && s.cgroup == 5555, "phys addr, cgroup");
 	ok(s.data_page_size == 4096 && s.code_page_size == 2097152, "page sizes");
-	ok(s.aux_size == 8 && perf_u64_at(s.aux, 0) == 0xa0a0, "aux");
+	ok(s.aux_size == 8 && pd_u64_at(s.aux, 0) == 0xa0a0, "aux");
 
 	/* Every shorter body is refused; a copy of exactly that length lets ASan see overreads. */
 	for (size_t len = 0; len < b.n * 8; len++) {
 		void *copy = malloc(len ? len : 1);
 
 		memcpy(copy, b.w, len);
-		if (perf_sample_decode(copy, len, &a, &s) != -EINVAL)
+		if (pd_sample_decode(copy, len, &a, &s) != -EINVAL)
 			bad++;
 		free(copy);
 	}
@@ -127,12 +127,12 @@ static void test_full(void)
 static void test_defaults_and_limits(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .sample_period = 4000 };
-	struct perf_sample s;
+	struct pd_sample s;
 	struct body b = { .n = 0 };
 
 	a.sample_type = PERF_SAMPLE_IP;
 	put(&b, 0x400000);
-	is_int(perf_sample_decode(b.w, 8, &a, &s), 0, "ip only");
+	is_int(pd_sample_decode(b.w, 8, &a, &s), 0, "ip only");
 	ok(s.time == UINT64_MAX && s.id == UINT64_MAX && s.pid == -1 && s.cpu == -1,
 	   "absent fields keep their defaults");
 	is_u64(s.period, 4000, "period defaults to attr.sample_period");
@@ -140,60 +140,60 @@ static void test_defaults_and_limits(void)
 	a.sample_type = PERF_SAMPLE_CALLCHAIN;
 	b.n = 0;
 	put(&b, UINT64_MAX / 4);	/* a count whose byte size overflows */
-	is_int(perf_sample_decode(b.w, 8, &a, &s), -EINVAL, "huge callchain nr is refused");
+	is_int(pd_sample_decode(b.w, 8, &a, &s), -EINVAL, "huge callchain nr is refused");
 	a.sample_type = PERF_SAMPLE_READ;
 	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	b.n = 0;
 	put(&b, UINT64_MAX / 2);
-	is_int(perf_sample_decode(b.w, 8, &a, &s), -EINVAL, "huge read group nr is refused");
+	is_int(pd_sample_decode(b.w, 8, &a, &s), -EINVAL, "huge read group nr is refused");
 	a.sample_type = PERF_SAMPLE_MAX;
-	is_int(perf_sample_decode(b.w, 8, &a, &s), -EINVAL, "unknown sample_type bits");
+	is_int(pd_sample_decode(b.w, 8, &a, &s), -EINVAL, "unknown sample_type bits");
 
 	a.sample_type = PERF_SAMPLE_READ;
 	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	b.n = 0;
 	put(&b, 9); put(&b, 8); put(&b, 55);	/* value, running, id */
-	is_int(perf_sample_decode(b.w, 24, &a, &s), 0, "single counter read");
+	is_int(pd_sample_decode(b.w, 24, &a, &s), 0, "single counter read");
 	ok(s.read.nr == 1 && s.read.value == 9 && s.read.time_running == 8 && s.read.id == 55,
 	   "value, time running, id");
 	a.sample_type = PERF_SAMPLE_STACK_USER;
 	b.n = 0;
 	put(&b, 8); put(&b, 0); put(&b, 9);	/* dyn_size larger than size */
-	is_int(perf_sample_decode(b.w, 24, &a, &s), -EINVAL, "stack dyn_size > size");
+	is_int(pd_sample_decode(b.w, 24, &a, &s), -EINVAL, "stack dyn_size > size");
 	a.sample_type = PERF_SAMPLE_RAW;
 	b.n = 0;
 	put2(&b, 1000, 0);
-	is_int(perf_sample_decode(b.w, 8, &a, &s), -EINVAL, "raw size past the end");
+	is_int(pd_sample_decode(b.w, 8, &a, &s), -EINVAL, "raw size past the end");
 }
 
 static void test_id_trailer(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .sample_id_all = 1 };
-	struct perf_sample s;
+	struct pd_sample s;
 	struct body b = { .n = 0 };
 
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CALLCHAIN;
-	is_int((int)perf_sample_id_size(&a), 32, "trailer: tid, time, cpu, identifier");
+	is_int((int)pd_sample_id_size(&a), 32, "trailer: tid, time, cpu, identifier");
 	put(&b, 0x1111);		/* some record body */
 	put2(&b, 5, 6);
 	put(&b, 777);
 	put2(&b, 1, 0);
 	put(&b, 202);
-	is_int(perf_sample_id_decode(b.w, b.n * 8, &a, &s), 0, "trailer decodes");
+	is_int(pd_sample_id_decode(b.w, b.n * 8, &a, &s), 0, "trailer decodes");
 	ok(s.pid == 5 && s.tid == 6 && s.time == 777 && s.cpu == 1 && s.id == 202,
 	   "trailer fields");
-	is_int(perf_sample_id_decode(b.w, 24, &a, &s), -EINVAL, "short trailer");
+	is_int(pd_sample_id_decode(b.w, 24, &a, &s), -EINVAL, "short trailer");
 	a.sample_id_all = 0;
-	is_int(perf_sample_id_decode(b.w, 8, &a, &s), 0, "no sample_id_all, no trailer");
+	is_int(pd_sample_id_decode(b.w, 8, &a, &s), 0, "no sample_id_all, no trailer");
 	ok(s.time == UINT64_MAX, "... and no time");
 
-	is_int(perf_sample_id_pos(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP), 0, "id_pos identifier");
-	is_int(perf_sample_id_pos(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	is_int(pd_sample_id_pos(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP), 0, "id_pos identifier");
+	is_int(pd_sample_id_pos(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				  PERF_SAMPLE_ID), 3, "id_pos after ip, tid, time");
-	is_int(perf_sample_id_pos(PERF_SAMPLE_IP), -1, "no id");
-	is_int(perf_sample_is_pos(PERF_SAMPLE_IDENTIFIER), 1, "is_pos identifier");
-	is_int(perf_sample_is_pos(PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID), 3,
+	is_int(pd_sample_id_pos(PERF_SAMPLE_IP), -1, "no id");
+	is_int(pd_sample_is_pos(PERF_SAMPLE_IDENTIFIER), 1, "is_pos identifier");
+	is_int(pd_sample_is_pos(PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID), 3,
 	       "is_pos before stream id and cpu");
 }
 

@@ -394,9 +394,9 @@ static void test_errors(void)
 	is_int(profile_load("/nonexistent/perf.data", &o, &p, err, sizeof(err)), -ENOENT,
 	       "a missing file");
 	ok(p == NULL && strstr(err, "No such file"), "no profile, a reason (%s)", err);
-	ok(perf_file_magic_ok("PERFILE2", 8) && perf_file_magic_ok("2ELIFREP", 8) &&
-	   !perf_file_magic_ok("PERFILE", 7) && !perf_file_magic_ok("# comm", 6),
-	   "perf_file_magic_ok");
+	ok(pd_magic_ok("PERFILE2", 8) && pd_magic_ok("2ELIFREP", 8) &&
+	   !pd_magic_ok("PERFILE", 7) && !pd_magic_ok("# comm", 6),
+	   "pd_magic_ok");
 }
 
 int main(void)

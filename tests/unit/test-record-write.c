@@ -16,7 +16,7 @@
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
 /* A SAMPLE of event id @id: ip, pid/tid, time, cpu, period and a 3-entry call chain. */
-static void add_sample(struct perf_writer *w, uint64_t id, uint64_t time)
+static void add_sample(struct pd_writer *w, uint64_t id, uint64_t time)
 {
 	uint64_t rec[16] = { 0 };
 	struct perf_event_header *h = (void *)rec;
@@ -35,7 +35,7 @@ static void add_sample(struct perf_writer *w, uint64_t id, uint64_t time)
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = n * 8;
-	perf_writer_add(w, rec);
+	pd_writer_add(w, rec);
 }
 
 int main(void)
@@ -46,45 +46,45 @@ int main(void)
 				      .sample_freq = 4000, .read_format = PERF_FORMAT_ID };
 	struct perf_event_attr a1 = a0;
 	uint64_t ids0[] = { 11, 12 }, ids1[] = { 21, 22 };
-	struct perf_write_event evs[] = {
+	struct pd_write_event evs[] = {
 		{ "cpu-clock", &a0, ids0, 2 }, { "page-faults", &a1, ids1, 2 },
 	};
 	char *argv[] = { "record", "-e", "cpu-clock", NULL };
-	struct perf_write_meta m = { .argc = 3, .argv = argv };
-	struct perf_writer *w;
-	struct perf_reader *r;
-	struct perf_record rec;
+	struct pd_write_meta m = { .argc = 3, .argv = argv };
+	struct pd_writer *w;
+	struct pd_reader *r;
+	struct pd_record rec;
 	size_t samples[2] = { 0 }, comms = 0, mmaps = 0;
 	struct utsname u;
 	int fd = mkstemp(path), ret;
 
 	a1.config = PERF_COUNT_SW_PAGE_FAULTS;
 	close(fd);
-	is_int(perf_writer_open(path, evs, 2, &w), 0, "writer opens");
+	is_int(pd_writer_open(path, evs, 2, &w), 0, "writer opens");
 	is_int(synth_task(w, synth_id_hdr_size(ST), getpid()), 0, "this process synthesized");
 	add_sample(w, 12, 2000);
 	add_sample(w, 21, 1000);
 	add_sample(w, 11, 3000);
-	perf_writer_add(w, &(struct perf_event_header){ .type = PERF_RECORD_FINISHED_ROUND,
+	pd_writer_add(w, &(struct perf_event_header){ .type = PERF_RECORD_FINISHED_ROUND,
 							.size = 8 });
-	is_int(perf_writer_close(w, &m), 0, "writer closes");
+	is_int(pd_writer_close(w, &m), 0, "writer closes");
 	ok(access(path, F_OK) == 0, "the file is in place");
 
-	is_int(perf_reader_open(path, &r, err, sizeof(err)), 0, "reader opens it (%s)", err);
-	is_int(perf_reader_nr_attrs(r), 2, "two attrs");
-	is_str(perf_reader_attr(r, 0)->name, "cpu-clock", "EVENT_DESC name 0");
-	is_str(perf_reader_attr(r, 1)->name, "page-faults", "EVENT_DESC name 1");
-	is_int(perf_reader_attr(r, 1)->nr_ids, 2, "ids of attr 1");
+	is_int(pd_reader_open(path, &r, err, sizeof(err)), 0, "reader opens it (%s)", err);
+	is_int(pd_reader_nr_attrs(r), 2, "two attrs");
+	is_str(pd_reader_attr(r, 0)->name, "cpu-clock", "EVENT_DESC name 0");
+	is_str(pd_reader_attr(r, 1)->name, "page-faults", "EVENT_DESC name 1");
+	is_int(pd_reader_attr(r, 1)->nr_ids, 2, "ids of attr 1");
 	uname(&u);
-	is_str(perf_reader_info(r)->hostname, u.nodename, "HOSTNAME");
-	is_str(perf_reader_info(r)->osrelease, u.release, "OSRELEASE");
-	is_str(perf_reader_info(r)->arch, u.machine, "ARCH");
-	ok(perf_reader_info(r)->cmdline &&
-	   strstr(perf_reader_info(r)->cmdline, "record -e cpu-clock"), "CMDLINE (%s)",
-	   perf_reader_info(r)->cmdline);
-	is_int(perf_reader_info(r)->nr_cpus_online, (int)sysconf(_SC_NPROCESSORS_ONLN), "NRCPUS");
-	while ((ret = perf_reader_next(r, &rec, err, sizeof(err))) == 1) {
-		struct perf_sample s;
+	is_str(pd_reader_info(r)->hostname, u.nodename, "HOSTNAME");
+	is_str(pd_reader_info(r)->osrelease, u.release, "OSRELEASE");
+	is_str(pd_reader_info(r)->arch, u.machine, "ARCH");
+	ok(pd_reader_info(r)->cmdline &&
+	   strstr(pd_reader_info(r)->cmdline, "record -e cpu-clock"), "CMDLINE (%s)",
+	   pd_reader_info(r)->cmdline);
+	is_int(pd_reader_info(r)->nr_cpus_online, (int)sysconf(_SC_NPROCESSORS_ONLN), "NRCPUS");
+	while ((ret = pd_reader_next(r, &rec, err, sizeof(err))) == 1) {
+		struct pd_sample s;
 
 		if (rec.hdr.type == PERF_RECORD_COMM)
 			comms++;
@@ -93,7 +93,7 @@ int main(void)
 		if (rec.hdr.type != PERF_RECORD_SAMPLE)
 			continue;
 		samples[rec.attr->idx]++;
-		if (!perf_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s) &&
+		if (!pd_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s) &&
 		    rec.attr->idx == 1) {
 			is_u64(s.time, 1000, "page-faults sample time");
 			is_int(s.pid, 42, "pid");
@@ -107,8 +107,8 @@ int main(void)
 	is_int(samples[1], 1, "one page-faults sample (id 21)");
 	ok(comms >= 1, "synthesized COMM read back (%zu)", comms);
 	ok(mmaps >= 1, "synthesized MMAP2 of executable maps read back (%zu)", mmaps);
-	is_u64(perf_reader_stats(r)->unknown_id, 0, "every sample id maps to an attr");
-	perf_reader_close(r);
+	is_u64(pd_reader_stats(r)->unknown_id, 0, "every sample id maps to an attr");
+	pd_reader_close(r);
 	unlink(path);
 	return done_testing();
 }
