@@ -17,7 +17,12 @@
 # kprof are also checked against perf's (LKP's parser rules), since a fast wrong answer is no
 # answer.
 #
+# With CALLGRAPH=dwarf the one shape is `perf record --call-graph dwarf -F 4000 -e cpu-clock` of
+# the calltree fixture built without frame pointers, for SECONDS (each sample carries an 8 KiB
+# stack copy, so system wide at 10 kHz would be gigabytes): DWARF unwinding against perf's.
+#
 # usage: bench/report.sh [SECONDS] [STEADY_DATA] [MAKE_DATA]   (existing files are reused)
+#        CALLGRAPH=dwarf bench/report.sh [SECONDS] [DWARF_DATA]
 # Targets: on both shapes report and collapse >= 10x faster than perf report and
 # perf script, peak RSS below perf's.
 set -euo pipefail
@@ -126,6 +131,20 @@ bench_shape() {
 	compare perf_script kprof_collapse "kprof collapse (against perf script alone)"
 }
 
+record_dwarf() {
+	local fixture=$src/build/tests/fixtures/calltree-nofp
+
+	[ -x "$fixture" ] || make -C "$src" -s "${fixture#"$src"/}"
+	echo "recording the dwarf shape: $SECONDS_REC s of the fixture, --call-graph dwarf, 4 kHz ..."
+	perf record -q --call-graph dwarf -F 4000 -e cpu-clock -o "$1" -- \
+		"$fixture" "$SECONDS_REC" >/dev/null 2>&1
+}
+
+if [ "${CALLGRAPH:-fp}" = dwarf ]; then
+	[ -s "$STEADY" ] || record_dwarf "$STEADY"
+	bench_shape dwarf "$STEADY"
+	exit 0
+fi
 [ -s "$STEADY" ] || record_steady "$STEADY"
 [ -s "$MAKEB" ] || record_make "$MAKEB"
 bench_shape steady "$STEADY"

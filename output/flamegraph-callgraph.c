@@ -112,6 +112,10 @@ static int add_stack(const struct cg_stack *st, void *arg)
 			/* `perf script` text gives names already annotated (--kernel) */
 			err = put_bytes(c, f->sym, strlen(f->sym) - 4) ?: put_bytes(c, "", 1);
 			c->flags[nr - 1] = FLAME_FRAME_KERNEL;
+		} else if (f->sym && (f->flags & CG_FRAME_INLINED) && strstr(f->sym, " (inlined)")) {
+			/* as the folded text of perf script shows it: NAME */
+			err = put_bytes(c, f->sym, (size_t)(strstr(f->sym, " (inlined)") - f->sym)) ?:
+			      put_bytes(c, "", 1);
 		} else if (f->sym) {
 			err = put_name(c, "", f->sym, "", ';', ':');
 		} else if (strcmp(f->dso, "[unknown]")) {

@@ -81,7 +81,12 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 	char addr[24];
 	int err;
 
-	if (f->sym) {
+	if (f->sym && (f->flags & CG_FRAME_INLINED)) {
+		/* perf script prints "NAME+OFF (inlined)", stackcollapse keeps NAME */
+		const char *cut = strstr(f->sym, " (inlined)");
+
+		err = sb_putn(b, f->sym, cut ? (size_t)(cut - f->sym) : strlen(f->sym));
+	} else if (f->sym) {
 		err = put_name(b, f->sym);
 	} else {
 		/* "[unknown]" becomes "[<module basename>]" when the module is known. */

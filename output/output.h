@@ -29,6 +29,11 @@ struct callgraph;
 
 enum cg_frame_flags {
 	CG_FRAME_KERNEL	= 1 << 0,	/* a kernel frame (perf's [k]) */
+	/*
+	 * An inlined function of a DWARF-unwound frame: sym is "NAME (inlined)" as perf report
+	 * shows it; folded stacks show NAME, as perf script | stackcollapse-perf.pl does.
+	 */
+	CG_FRAME_INLINED = 1 << 1,
 };
 
 struct cg_frame {

@@ -238,19 +238,13 @@ static void load_close(struct sym_load *l)
 	free(l);
 }
 
-/* perf's dso__build_id_equal: equal, or @want is a 20-byte id that is @got padded with zeros. */
 static bool build_id_matches(Dwfl_Module *mod, const uint8_t *want, size_t want_len)
 {
 	const unsigned char *got;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(mod, &got, &vaddr);
 
-	if (n <= 0 || (size_t)n > want_len || memcmp(got, want, (size_t)n))
-		return false;
-	for (size_t i = (size_t)n; i < want_len; i++)
-		if (want[i])
-			return false;
-	return true;
+	return n > 0 && build_id_equal(got, (size_t)n, want, want_len);
 }
 
 static int load_locked(struct elf_syms *e, const char *path, const void *image,
@@ -330,6 +324,12 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len)
 {
 	return load(e, path, NULL, 0, id, len);
+}
+
+int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t image_len,
+				const uint8_t *id, size_t len)
+{
+	return load(e, NULL, image, image_len, id, len);
 }
 
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr)

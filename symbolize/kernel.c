@@ -66,9 +66,13 @@ static void drop_padding(struct symtab *t)
 	t->nr = out;
 }
 
-static int load_vmlinux(struct kernel_syms *k, const char *path)
+/* A vmlinux, which must have the recorded kernel build-id when there is one (-ESTALE). */
+static int load_vmlinux(struct kernel_syms *k, const char *path, const struct sym_opts *o)
 {
-	int err = elf_syms_load(&k->vmlinux, path, NULL, 0);
+	int err = o && o->kernel_build_id_len ?
+		  elf_syms_load_checked(&k->vmlinux, path, o->kernel_build_id,
+					o->kernel_build_id_len) :
+		  elf_syms_load(&k->vmlinux, path, NULL, 0);
 
 	if (err)
 		return err;
@@ -82,8 +86,17 @@ static int load_vmlinux(struct kernel_syms *k, const char *path)
 	return 0;
 }
 
-static void search_vmlinux(struct kernel_syms *k, const char *release)
+static void drop_vmlinux(struct kernel_syms *k)
 {
+	free(k->source);
+	k->source = NULL;
+	elf_syms_release(&k->vmlinux);
+	k->have_vmlinux = false;
+}
+
+static void search_vmlinux(struct kernel_syms *k, const struct sym_opts *o)
+{
+	const char *release = o ? o->osrelease : NULL;
 	struct utsname u;
 	char path[512];
 
@@ -96,12 +109,9 @@ static void search_vmlinux(struct kernel_syms *k, const char *release)
 		snprintf(path, sizeof(path), vmlinux_paths[i], release);
 		if (access(path, R_OK))
 			continue;
-		if (!load_vmlinux(k, path) && k->vmlinux.tab.nr)
+		if (!load_vmlinux(k, path, o) && k->vmlinux.tab.nr)
 			return;
-		free(k->source);
-		k->source = NULL;
-		elf_syms_release(&k->vmlinux);
-		k->have_vmlinux = false;
+		drop_vmlinux(k);
 	}
 }
 
@@ -135,24 +145,96 @@ static void place_default_map(struct kernel_syms *k)
 	}
 }
 
+/* This machine's kernel build-id, from /sys/kernel/notes (ELF notes). Its length, or 0. */
+static size_t running_build_id(uint8_t id[20])
+{
+	char *buf;
+	size_t len, at = 0, n = 0;
+
+	if (read_whole_file("/sys/kernel/notes", 0, &buf, &len))
+		return 0;
+	while (at + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3) & ~3u);
+		if (desc_at > len || descsz > len - desc_at)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && descsz && descsz <= 20) {
+			memcpy(id, buf + desc_at, descsz);
+			n = descsz;
+			break;
+		}
+		at = desc_at + ((descsz + 3) & ~3u);
+	}
+	free(buf);
+	return n;
+}
+
+/*
+ * The kernel's symbols for a recording with a kernel build-id, from where perf's
+ * dso__load_kernel_sym() finds them with that build-id: a vmlinux in the build-id cache or where
+ * perf looks (checked, loaded into k); /proc/kallsyms when this machine runs that kernel, else
+ * the kallsyms perf record saved in the build-id cache. Returns the kallsyms text to read
+ * (static or in @buf), or NULL; nothing at all sets k->stale_build_id.
+ */
+static const char *find_kernel(struct kernel_syms *k, const struct sym_opts *o, char *buf,
+			       size_t size)
+{
+	const uint8_t *id = o->kernel_build_id;
+	size_t len = o->kernel_build_id_len;
+	uint8_t running[20];
+	size_t running_len = running_build_id(running);
+	char elf[4096];
+
+	if (build_id_cache_file(id, len, "%s/.build-id/%.2s/%s/elf", elf, sizeof(elf)) &&
+	    !access(elf, R_OK) && !load_vmlinux(k, elf, o) && k->vmlinux.tab.nr)
+		;
+	else if (k->have_vmlinux || k->source)
+		drop_vmlinux(k);
+	if (!k->have_vmlinux && !o->no_vmlinux_search)
+		search_vmlinux(k, o);
+	if (running_len && build_id_equal(running, running_len, id, len))
+		return "/proc/kallsyms";
+	if (build_id_cache_file(id, len, "%s/[kernel.kallsyms]/%4$s/kallsyms", buf, size) &&
+	    !access(buf, R_OK))
+		return buf;
+	k->stale_build_id = !k->have_vmlinux;
+	return NULL;
+}
+
 int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool)
 {
 	const char *kallsyms = o && o->kallsyms ? o->kallsyms : "/proc/kallsyms";
+	bool check = o && !o->kallsyms && !o->vmlinux && o->kernel_build_id_len;
+	char cached[4096];
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	err = kallsyms_load(&k->ksyms, kallsyms, pool);
+	if (check) {
+		/* the recording's kernel, wherever perf would find it */
+		kallsyms = find_kernel(k, o, cached, sizeof(cached));
+		if (!kallsyms && !k->have_vmlinux)
+			return asprintf(&k->source, "none") < 0 ? -ENOMEM : (place_default_map(k), 0);
+	}
+	err = kallsyms ? kallsyms_load(&k->ksyms, kallsyms, pool) : -ENODATA;
 	if (err == -ENOMEM || (err && err != -ENODATA && o && o->kallsyms) ||
-	    (err == -ENODATA && o && o->kallsyms_required))
+	    (err == -ENODATA && kallsyms && o && o->kallsyms_required))
 		return err;
 	k->have_kallsyms = !err;
 
-	if (o && o->vmlinux) {
-		err = load_vmlinux(k, o->vmlinux);
+	if (check) {
+		/* found above */
+	} else if (o && o->vmlinux) {
+		err = load_vmlinux(k, o->vmlinux, o);
 		if (err)
 			return err;
 	} else if (!o || !o->no_vmlinux_search) {
-		search_vmlinux(k, o ? o->osrelease : NULL);
+		search_vmlinux(k, o);
 	}
 	if (!k->source) {
 		if (k->have_kallsyms)

@@ -120,6 +120,7 @@ int proc_map_insert(struct sym_proc *p, const struct sym_map *m)
 	if (has_right)
 		p->maps[lo] = right;
 	p->last = 0;
+	p->gen++;
 	return 0;
 }
 
@@ -128,12 +129,14 @@ int proc_copy_maps(struct sym_proc *dst, const struct sym_proc *src)
 	if (dst == src)
 		return 0;
 	dst->nr = 0;
+	dst->gen++;
 	if (reserve(dst, src->nr))
 		return -ENOMEM;
 	if (src->nr)
 		memcpy(dst->maps, src->maps, src->nr * sizeof(*src->maps));
 	dst->nr = src->nr;
 	dst->last = 0;
+	dst->gen++;
 	return 0;
 }
 
@@ -156,6 +159,7 @@ void procs_release(struct proc_table *t)
 		struct sym_proc *p = t->index.slots[i];
 
 		if (p) {
+			unwind_proc_free(p->unwind);
 			free(p->maps);
 			free(p);
 		}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "symbolize/symbolize-int.h"
@@ -40,6 +41,10 @@ struct sym_session {
 	struct ptr_table	files;		/* of struct sym_file, by path pointer */
 	struct sym_cache	cache;
 	struct sym_stats	stats;
+	struct sym_unwind	*unwind;	/* unwind.c's per-process Dwfl, on first use */
+	struct sym_inlines	*inlines;	/* unwind-inline.c's files and answers */
+	const char		*vdso_path;	/* the vdso image as a file, for unwinding */
+	int			vdso_fd;	/* its memfd (when vdso_path is set) */
 	const char		*unknown;
 	/*
 	 * Kernel results depend on the kernel and module maps: a map change starts a new
@@ -98,6 +103,10 @@ void sym_session_free(struct sym_session *s)
 			free(f);
 		}
 	}
+	unwind_release(s->unwind);
+	inlines_release(s->inlines);
+	if (s->vdso_path && s->vdso_fd >= 0)
+		close(s->vdso_fd);
 	ptr_table_release(&s->files);
 	cache_release(&s->cache);
 	procs_release(&s->procs);
@@ -197,6 +206,7 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	/* procs_get may have moved slots, never the procs themselves */
 	if (!pp) {
 		cp->nr = 0;
+		cp->gen++;
 		return 0;
 	}
 	return proc_copy_maps(cp, pp);
@@ -222,19 +232,8 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
 /* perf's build-id cache entry for @f: $PERF_BUILDID_DIR (else ~/.debug)/.build-id/NN/REST/elf */
 static bool build_id_cache_path(const struct sym_file *f, char *path, size_t size)
 {
-	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-	char hex[2 * sizeof(f->build_id) + 1];
-	int n;
-
-	for (size_t i = 0; i < f->build_id_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", f->build_id[i]);
-	if (dir && *dir)
-		n = snprintf(path, size, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
-	else if (home && *home)
-		n = snprintf(path, size, "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
-	else
-		return false;
-	return n > 0 && (size_t)n < size;
+	return build_id_cache_file(f->build_id, f->build_id_len, "%s/.build-id/%.2s/%s/elf", path,
+				   size);
 }
 
 /*
@@ -254,6 +253,64 @@ static int load_checked(struct sym_file *f)
 		return err;
 	f->from_cache = true;
 	return 0;
+}
+
+/*
+ * Another kernel's vdso (its build-id is not the live one's): the copy perf record put in the
+ * build-id cache, .build-id/NN/REST/vdso. 0, or -ESTALE when there is none.
+ */
+static int load_cached_vdso(struct sym_file *f)
+{
+	char cached[4096];
+
+	if (!build_id_cache_file(f->build_id, f->build_id_len, "%s/.build-id/%.2s/%s/vdso",
+				 cached, sizeof(cached)) || access(cached, R_OK) ||
+	    elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
+		return -ESTALE;
+	f->from_cache = true;
+	return 0;
+}
+
+/*
+ * The vdso as a file that libdwfl can open for unwinding: the build-id cache's copy it was
+ * loaded from, else the live image written to a memfd (/proc/self/fd/N) once per session.
+ * NULL when there is none; -ENOMEM in *err.
+ */
+static const char *vdso_file(struct sym_session *s, const struct sym_file *f, int *err)
+{
+	char path[4096];
+	void *image;
+	size_t len;
+	int fd;
+
+	if (s->vdso_path) {
+		return s->vdso_path;
+	} else if (f->from_cache) {
+		if (!build_id_cache_file(f->build_id, f->build_id_len,
+					 "%s/.build-id/%.2s/%s/vdso", path, sizeof(path)))
+			return NULL;
+		s->vdso_fd = -1;
+	} else {
+		image = elf_live_vdso(&len);
+		fd = image ? memfd_create("kprof-vdso", MFD_CLOEXEC) : -1;
+		if (fd >= 0 && write(fd, image, len) != (ssize_t)len) {
+			close(fd);
+			fd = -1;
+		}
+		free(image);
+		if (fd < 0)
+			return NULL;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		s->vdso_fd = fd;
+	}
+	s->vdso_path = sym_strpool_intern(&s->pool, path);
+	if (!s->vdso_path) {
+		*err = -ENOMEM;
+		if (s->vdso_fd >= 0)
+			close(s->vdso_fd);
+		return NULL;
+	}
+	return s->vdso_path;
 }
 
 /* Mappings that are not ELF files: never opened, their addresses have no symbol. */
@@ -277,9 +334,14 @@ static void file_load(void *item, void *arg)
 	} else if (!strcmp(f->path, "[vdso]")) {
 		/* the recording's vdso is this kernel's if we report on the recording machine */
 		image = elf_live_vdso(&image_len);
-		if (image)
+		if (image && f->build_id_len)
+			err = elf_syms_load_image_checked(&f->elf, image, image_len, f->build_id,
+							  f->build_id_len);
+		else if (image)
 			err = elf_syms_load(&f->elf, NULL, image, image_len);
 		free(image);
+		if (err && f->build_id_len && load_cached_vdso(f) == 0)
+			err = 0;
 	} else if (!is_special_mapping(f->path)) {
 		err = f->build_id_len ? load_checked(f) :
 		      elf_syms_load(&f->elf, f->path, NULL, 0);
@@ -368,6 +430,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->dso = s->unknown;
 	out->sym_start = 0;
 	out->sym_id = 0;
+	out->dso_addr = addr;
 	if (kernel) {
 		e = cache_get(&s->cache, (const void *)(s->kernel_gen * 2 + 1), addr, &fresh);
 		if (e && fresh)
@@ -379,6 +442,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 			return -ENOENT;
 		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
 		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
+		out->dso_addr = off;
 		e = cache_get(&s->cache, m->file, off, &fresh);
 		if (e && fresh)
 			file_resolve(s, m->file, off, e);
@@ -398,6 +462,61 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	return e->rc;
 }
 
+int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out)
+{
+	struct sym_proc *p = procs_find(&s->procs, pid);
+	const struct sym_map *m = p ? proc_map_find(p, addr) : NULL;
+	struct sym_file *f = m ? m->file : NULL;
+	char cached[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (!m)
+		return -ENOENT;
+	out->start = m->start;
+	out->pgoff = m->pgoff;
+	out->dso = f->path;
+	out->gen = p->gen;
+	if (f->perf_map || (is_special_mapping(f->path) && strcmp(f->path, "[vdso]")))
+		return 0;
+	file_use(s, f);
+	if (f->state != FILE_LOADED)
+		return 0;
+	if (!strcmp(f->path, "[vdso]")) {
+		int err = 0;
+
+		out->elf_path = vdso_file(s, f, &err);
+		return err;
+	}
+	if (!f->from_cache) {
+		out->elf_path = f->path;
+	} else if (build_id_cache_path(f, cached, sizeof(cached))) {
+		out->elf_path = sym_strpool_intern(&s->pool, cached);
+		if (!out->elf_path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct sym_unwind **session_unwind(struct sym_session *s)
+{
+	return &s->unwind;
+}
+
+struct proc_table *session_procs(struct sym_session *s)
+{
+	return &s->procs;
+}
+
+struct sym_inlines **session_inlines(struct sym_session *s)
+{
+	return &s->inlines;
+}
+
+struct sym_strpool *session_pool(struct sym_session *s)
+{
+	return &s->pool;
+}
+
 const char *sym_session_kernel_source(const struct sym_session *s)
 {
 	return s->kernel.source;
@@ -406,6 +525,7 @@ const char *sym_session_kernel_source(const struct sym_session *s)
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out)
 {
 	*out = s->stats;
+	out->kernel_build_id_missing = s->kernel.stale_build_id;
 	out->kernel_symbols = s->kernel.have_vmlinux ? s->kernel.vmlinux.tab.nr :
 			      s->kernel.ksyms.tab.nr;
 }

@@ -11,6 +11,8 @@
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
+ *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
+ *   unwind-inline.c  the inlined-function frames perf shows for an unwound address
  *   prefetch.c  mapped files loaded in a thread of their own, ahead of their first lookup
  *   session.c   the public API
  */
@@ -30,6 +32,15 @@
 #define UNKNOWN_DSO	"[unknown]"
 
 /* ---- util.c ---------------------------------------------------------------------------------- */
+/* perf's dso__build_id_equal: equal, or @want is @got padded with zeros (a 20-byte record). */
+bool build_id_equal(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len);
+/*
+ * A path in perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug) for build-id @id: @fmt is
+ * printed with the cache directory, the id's first two hex digits, the others, and all of them
+ * ("%s/.build-id/%.2s/%s/elf", "%s/[kernel.kallsyms]/%4$s/kallsyms"). False when it cannot be.
+ */
+bool build_id_cache_file(const uint8_t *id, size_t len, const char *fmt, char *path,
+			 size_t size);
 /* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
 size_t parse_hex(const char **p, uint64_t *v);
 
@@ -145,6 +156,8 @@ struct elf_syms {
 int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_t image_len);
 /* The same for a file that must have build-id @id: -ESTALE when it has another (or none). */
 int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
+int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t image_len,
+				const uint8_t *id, size_t len);
 /* Translate a file offset to the file's address space; false when no PT_LOAD covers it. */
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
@@ -176,6 +189,7 @@ void cache_release(struct sym_cache *c);
 
 /* ---- maps.c ---------------------------------------------------------------------------------- */
 struct sym_file;
+struct unwind_proc;
 struct sym_map {
 	uint64_t	start, end, pgoff;
 	struct sym_file	*file;		/* user mappings: the mapped file */
@@ -186,6 +200,8 @@ struct sym_proc {
 	struct sym_map	*maps;		/* sorted by start, never overlapping */
 	size_t		nr, alloc;
 	size_t		last;		/* index of the last hit, tried first */
+	uint32_t	gen;		/* changes with every mapping change (unwind.c's Dwfl) */
+	struct unwind_proc *unwind;	/* unwind.c's libdwfl state, or NULL; owned */
 };
 struct proc_table {
 	struct ptr_table index;		/* of struct sym_proc, by pid */
@@ -212,6 +228,8 @@ struct kernel_syms {
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
+	/* the recorded kernel build-id matched nothing to be had: no kernel names */
+	bool		stale_build_id;
 };
 /* Load kallsyms and the vmlinux (given or searched). 0 or -errno (an explicit file is bad). */
 int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym_strpool *pool);
@@ -255,5 +273,30 @@ void prefetch_stop(struct sym_prefetch *p);
 /* ---- session.c ------------------------------------------------------------------------------- */
 /* The name to hand out for @e: interned on first use so equal names give equal pointers. */
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
+/* What unwind.c needs of the mapping covering an address. Strings owned by the session. */
+struct map_file {
+	uint64_t	start, pgoff;	/* the mapping */
+	const char	*dso;		/* the name shown */
+	const char	*elf_path;	/* the ELF file to read (the build-id cache copy when the
+					 * file was rebuilt), NULL when there is none to read */
+	uint32_t	gen;		/* the process's mapping generation */
+};
+/* Fill @out for @addr in @pid: 0, -ENOENT (no mapping) or -ENOMEM. */
+int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out);
+/* The session's unwinder slot (unwind.c creates it on first use), and its processes. */
+struct sym_unwind **session_unwind(struct sym_session *s);
+struct proc_table *session_procs(struct sym_session *s);
+struct sym_inlines **session_inlines(struct sym_session *s);
+struct sym_strpool *session_pool(struct sym_session *s);
+
+/* ---- unwind.c -------------------------------------------------------------------------------- */
+struct sym_unwind;
+struct unwind_proc;
+void unwind_release(struct sym_unwind *u);	/* NULL-safe */
+void unwind_proc_free(struct unwind_proc *p);	/* NULL-safe (procs_release) */
+
+/* ---- unwind-inline.c ------------------------------------------------------------------------- */
+struct sym_inlines;
+void inlines_release(struct sym_inlines *in);	/* NULL-safe */
 
 #endif

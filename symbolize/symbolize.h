@@ -25,6 +25,7 @@
 #define KPROF_SYMBOLIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -44,6 +45,17 @@ struct sym_opts {
 	bool		no_vmlinux_search;
 	/* Kernel release for the vmlinux search (perf.data's OSRELEASE); NULL: uname -r. */
 	const char	*osrelease;
+	/*
+	 * The kernel build-id of the recording (perf.data's BUILD_ID of [kernel.kallsyms]), or
+	 * length 0. With one, and no kallsyms given, the kernel's symbols come only from where
+	 * they have that build-id, as in perf: a vmlinux in perf's build-id cache or where perf
+	 * looks, /proc/kallsyms if this machine runs that kernel, the kallsyms perf record saved
+	 * in the build-id cache ($PERF_BUILDID_DIR, else ~/.debug: [kernel.kallsyms]/ID/kallsyms);
+	 * else kernel addresses stay unnamed (sym_stats.kernel_build_id_missing). An explicit
+	 * vmlinux with another build-id is refused (-ESTALE).
+	 */
+	const uint8_t	*kernel_build_id;
+	size_t		kernel_build_id_len;
 	/*
 	 * User space only: no kernel symbols are loaded (kernel addresses and pid -1 maps are
 	 * for another session), the source is "none". For a caller that names kernel frames in
@@ -65,6 +77,12 @@ struct sym_result {
 	 * symbols of one module (C++ overloads, static functions) as perf's (dso, start) does.
 	 */
 	uint64_t	sym_id;
+	/*
+	 * The address as perf script prints it: for a user address in a file mapping, its offset
+	 * in the file (perf's map_ip: addr - start + pgoff); else (the kernel, JIT maps, no
+	 * mapping) the address itself.
+	 */
+	uint64_t	dso_addr;
 };
 
 /*
@@ -117,6 +135,38 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
 int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool kernel,
 			struct sym_result *out);
 
+/*
+ * DWARF unwinding of a sampled user stack (perf record --call-graph dwarf: the registers and a
+ * copy of the stack from the stack pointer up), through the CFI of the files @pid maps, as
+ * perf's unwind-libdw does. x86_64 only: @regs are DWARF registers 0..16 (rax, rdx, rcx, rbx,
+ * rsi, rdi, rbp, rsp, r8..r15, rip). Fills @ips (leaf first) with the sampled rip, then each
+ * caller's return address minus one (the call, as perf shows it), at most @max. The chain ends
+ * where the CFI ends it, where memory is neither in the stack copy nor in a mapped file, or at
+ * a frame in a mapping without an ELF file to read (JIT code, the vdso, a file rebuilt since the
+ * recording and not in perf's build-id cache), which is left out as perf leaves it out.
+ * Returns the number of frames (0: nothing could be unwound), -EINVAL or -ENOMEM. One libdwfl
+ * state is kept per process while its mappings stay the same.
+ */
+#define SYM_UNWIND_NREGS	17
+int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM_UNWIND_NREGS],
+		       const void *stack, size_t stack_len, uint64_t *ips, size_t max);
+
+/*
+ * The frames perf 6.1 shows instead of a DWARF-unwound user address (and only for those: frame
+ * pointer chains are shown as they are): the functions at @addr from the file's DWARF, innermost
+ * first, as `addr2line -i -f` names them. A function that is not the symbol sym_session_resolve()
+ * gives (an inlined one, or a clone's DWARF name) has sym "NAME (inlined)" and inlined set, as
+ * perf prints it; the one that is has the symbol's name. Returns their number, with *out
+ * pointing at them (owned by the session), or 0 when the address has no symbol or no DWARF
+ * (show the symbol), or -ENOMEM.
+ */
+struct sym_inline {
+	const char	*sym;		/* interned, as sym_result.sym */
+	bool		inlined;
+};
+int sym_session_inlines(struct sym_session *s, pid_t pid, uint64_t addr,
+			const struct sym_inline **out);
+
 /* Which kernel symbol source is in use: "vmlinux PATH", "kallsyms PATH", or "none". Owned. */
 const char *sym_session_kernel_source(const struct sym_session *s);
 
@@ -131,6 +181,7 @@ struct sym_stats {
 	const char	*first_stale;	/* the first of them (owned by the session), or NULL */
 	uint64_t	files_from_cache; /* read from perf's build-id cache */
 	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
+	bool		kernel_build_id_missing;	/* nothing has the recorded kernel's id */
 };
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
 

@@ -209,8 +209,29 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
+/* What DWARF unwinding (--call-graph dwarf) could not do, one line each. */
+static void warn_unwind(const char *input, const struct profile *p)
+{
+	static const char *const why[] = {
+		[UNWIND_ABI32] = "of 32-bit processes (kprof unwinds x86_64 stacks only)",
+		[UNWIND_NO_REGS] = "without the registers DWARF unwinding needs",
+		[UNWIND_ARCH] = "of another architecture (kprof unwinds x86_64 stacks only)",
+	};
+
+	for (size_t i = UNWIND_ABI32; i < sizeof(why) / sizeof(why[0]); i++)
+		if (p->nr_not_unwound[i])
+			pr_warn("%s: %llu samples with a user stack copy %s: their user frames "
+				"are missing", input, (unsigned long long)p->nr_not_unwound[i],
+				why[i]);
+}
+
 void warn_stale_files(const char *input, const struct profile *p)
 {
+	warn_unwind(input, p);
+	if (p->kernel_build_id_missing[0])
+		pr_warn("%s: no kallsyms or vmlinux with the recorded kernel's build-id %s (not this "
+			"machine's kernel, not in perf's build-id cache): kernel frames are unresolved",
+			input, p->kernel_build_id_missing);
 	if (p->nr_stale_files)
 		pr_warn("%s: %llu mapped file%s rebuilt since the recording (build-id differs, e.g. "
 			"%s) and not in perf's build-id cache: %s frames are unresolved",

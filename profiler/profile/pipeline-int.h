@@ -66,7 +66,7 @@ struct frame_cache_entry {
 	uint32_t	cg_event, cg_id;
 	bool		kernel;
 	const char	*sym, *dso;	/* owned by the sym_session */
-	uint64_t	sym_start;
+	uint64_t	sym_start;	/* sym_result.sym_id; unresolved: .dso_addr */
 };
 
 struct frame_cache {
@@ -187,7 +187,7 @@ int sample_lbr_chain(const struct pd_sample *s, uint64_t **buf, size_t *alloc,
 /* ---- the work queue between the two sides (pipeline-queue.c) ------------------------------ */
 
 /* What a batch holds, in order; each message is a whole number of u64 words. */
-enum pipe_msg_type { PIPE_STACK = 1, PIPE_RECORD = 2 };
+enum pipe_msg_type { PIPE_STACK = 1, PIPE_RECORD = 2, PIPE_UNWIND = 3 };
 
 /* A distinct raw stack with its sums; nr call-chain words follow. */
 struct pipe_stack {
@@ -255,7 +255,8 @@ uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words);
  */
 int pipe_queue_push(struct pipe_queue *q, struct pipe_batch *b, size_t min_words);
 /*
- * Walk the messages of a batch in order: @stack for each stack (its chain words follow it),
+ * Walk the messages of a batch in order: @stack for each stack (PIPE_STACK or PIPE_UNWIND: its
+ * chain words follow it, an unwind message's registers and stack copy after them),
  * @record for each record (its body). Stops at the first non-zero return, which it returns.
  */
 int pipe_batch_walk(uint64_t *w, size_t nr,
@@ -372,11 +373,48 @@ struct resolver {
 	struct comm_table		comms;
 	struct frame_cache		frames_seen;
 	uint32_t			gen, kgen;	/* of the stack being resolved */
-	uint32_t			ids[RESOLVE_MAX_STACK + 1];	/* the stack being added */
+	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
+	uint32_t			ids[RESOLVE_MAX_STACK + 2];
 	uint64_t			nr_self_elsewhere;	/* see stack_ids() */
 	bool				detached;	/* of the stack being added */
+	uint64_t			unwound_samples;	/* samples DWARF-unwound */
+	uint64_t			unwind_short;	/* of those, no caller found */
 	char				err[256];	/* why it failed */
 };
+
+/* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
+/*
+ * The pieces of it, for pipeline-unwind.c: the event's graph (created on first use, the
+ * generations of the stack's address spaces set; NULL: bad event or ENOMEM), the call chain's
+ * frames into r->ids (their number or -errno), one user address's frame id, and adding the
+ * @n ids in r->ids.
+ */
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st);
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain);
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id);
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n);
+
+/* ---- samples with a user stack copy (pipeline-unwind.c) ----------------------------------- */
+
+/* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
+bool unwind_arch_ok(const char *arch);
+/* Whether @s is to be DWARF-unwound, as perf decides it. */
+enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct pd_sample *s,
+			       bool arch_ok);
+/*
+ * A PIPE_UNWIND message into @b: @st (its type replaced), its @chain of st->nr words, the DWARF
+ * registers, the stack copy's length and bytes. 0 or -ENOMEM.
+ */
+int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *chain,
+	       const struct perf_event_attr *attr, const struct pd_sample *s);
+/* Words of a PIPE_UNWIND message after its header at @after. */
+size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
+/* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
+int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 
 /* Start a user-space sym_session: the queue's start function. 0 or -errno with r->err set. */
 int resolver_start(void *r);

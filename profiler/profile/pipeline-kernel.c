@@ -95,6 +95,9 @@ int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen)
 	}
 	if (!k->ret)
 		return 0;
+	if (k->ret == -ESTALE)
+		return err_set(err, errlen, k->ret, "vmlinux %s is not the recorded kernel (its "
+			       "build-id differs)", so->vmlinux);
 	return err_set(err, errlen, k->ret, "cannot use the kernel symbols of %s: %s",
 		       so->vmlinux ? so->vmlinux : so->kallsyms ? so->kallsyms : "this machine",
 		       k->ret == -ENODATA && !so->vmlinux ? "no kernel symbol with an address in "

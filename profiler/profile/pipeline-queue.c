@@ -38,12 +38,13 @@ int pipe_batch_walk(uint64_t *w, size_t nr,
 		uint32_t type;
 
 		memcpy(&type, &w[at], sizeof(type));
-		if (type == PIPE_STACK) {
+		if (type == PIPE_STACK || type == PIPE_UNWIND) {
 			struct pipe_stack *st = (void *)&w[at];
 
 			at += sizeof(*st) / 8;
+			/* the registers and stack copy after an unwind message's chain go along */
 			ret = stack(arg, st, &w[at]);
-			at += st->nr;
+			at += type == PIPE_UNWIND ? unwind_msg_words(st, &w[at]) : st->nr;
 		} else {
 			const struct pipe_record *rec = (const void *)&w[at];
 

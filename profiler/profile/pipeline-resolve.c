@@ -60,7 +60,10 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		if (kernel) {
 			const struct kframe *kf = (const void *)(uintptr_t)addr;
 
-			res = (struct sym_result){ .sym = kf->sym, .dso = kf->dso, .sym_id = kf->sym_id };
+			res = (struct sym_result){
+				.sym = kf->sym, .dso = kf->dso, .sym_id = kf->sym_id,
+				.dso_addr = kf->addr,
+			};
 		} else {
 			sym_session_resolve(r->sym, pid, addr, false, &res);
 		}
@@ -70,9 +73,10 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 			/*
 			 * perf keeps same-named symbols of a module apart by their start. A
 			 * library's runtime start differs between the processes mapping it, so
-			 * the frame carries symbolize's per-module identity instead.
+			 * the frame carries symbolize's per-module identity instead. An
+			 * unresolved frame keeps the address perf script shows (collapse --addrs).
 			 */
-			.sym_start = res.sym ? res.sym_id : 0,
+			.sym_start = res.sym ? res.sym_id : res.dso_addr,
 		};
 	}
 	if (c->cg_event == event + 1) {
@@ -80,10 +84,9 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		return 0;
 	}
 	f = (struct cg_frame){
-		.sym = c->sym, .dso = c->dso, .sym_start = c->sym_start,
+		.sym = c->sym, .dso = c->dso, .sym_start = c->sym ? c->sym_start : 0,
 		.flags = kernel ? CG_FRAME_KERNEL : 0,
-		.addr = c->sym || !r->o->keep_addrs ? 0 :
-			kernel ? ((const struct kframe *)(uintptr_t)addr)->addr : addr,
+		.addr = !c->sym && r->o->keep_addrs ? c->sym_start : 0,
 	};
 	ret = callgraph_frame_id(cg, &f, id);
 	if (!ret) {
@@ -158,24 +161,14 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	return ret ? ret : 1;
 }
 
-/*
- * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
- * straight in as ids: a table of symbolized stacks in between (summing raw stacks that
- * symbolize alike) saved fewer instructions than its copy of every stack cost in memory and
- * page faults.
- */
-static int add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
+struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st)
 {
-	struct callgraph *cg;
-	struct cg_task task;
-	long n;
-
 	if (st->event >= r->nr_attrs)
-		return -EINVAL;
+		return NULL;
 	if (!r->cgs[st->event]) {
 		r->cgs[st->event] = callgraph_new();
 		if (!r->cgs[st->event])
-			return -ENOMEM;
+			return NULL;
 		/*
 		 * Frame names are the sym_session's and comms the comm_table's: pooled and
 		 * unchanged until the resolver is released, after the last add. The graph can then
@@ -183,21 +176,56 @@ static int add_stack(struct resolver *r, const struct pipe_stack *st, const uint
 		 */
 		callgraph_stable_strings(r->cgs[st->event], true);
 	}
-	cg = r->cgs[st->event];
 	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
 	r->kgen = frame_cache_gen(&r->frames_seen, -1);
-	n = stack_ids(r, cg, st, chain);
-	if (n < 0)
-		return (int)n;
+	return r->cgs[st->event];
+}
+
+int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+		     size_t n)
+{
+	struct cg_task task;
+
 	task.comm = comm_table_name(&r->comms, st->tid);
 	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
 	task.tid = r->o->keep_tid ? st->tid : -1;
 	if (!task.comm)
 		return -ENOMEM;
 	if (r->detached)
-		return callgraph_add_ids_ip(cg, &task, r->ids[0], r->ids + 1, (size_t)n - 1,
-					    st->period, st->samples);
-	return callgraph_add_ids(cg, &task, r->ids, (size_t)n, st->period, st->samples);
+		return callgraph_add_ids_ip(cg, &task, r->ids[0], r->ids + 1, n - 1, st->period,
+					    st->samples);
+	return callgraph_add_ids(cg, &task, r->ids, n, st->period, st->samples);
+}
+
+long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
+			const uint64_t *chain)
+{
+	return stack_ids(r, cg, st, chain);
+}
+
+int resolver_frame_id(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		      uint64_t addr, uint32_t *id)
+{
+	return resolve(r, cg, event, pid, addr, PERF_RECORD_MISC_USER, id);
+}
+
+/*
+ * Symbolize one distinct raw stack and add it (with all its samples) to its graph. The frames go
+ * straight in as ids: a table of symbolized stacks in between (summing raw stacks that
+ * symbolize alike) saved fewer instructions than its copy of every stack cost in memory and
+ * page faults.
+ */
+int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain)
+{
+	struct callgraph *cg = resolver_graph(r, st);
+	long n;
+
+	if (!cg)
+		return st->event >= r->nr_attrs ? -EINVAL : -ENOMEM;
+	n = stack_ids(r, cg, st, chain);
+	if (n < 0)
+		return (int)n;
+	return resolver_add_ids(r, cg, st, (size_t)n);
 }
 
 /* A process's executable mapping; the kernel's (pid -1) are the kernel side's. */
@@ -251,7 +279,9 @@ static int apply_record(struct resolver *r, const struct pipe_record *rec, const
 
 static int consume_stack(void *r, struct pipe_stack *st, uint64_t *chain)
 {
-	return add_stack(r, st, chain);
+	if (st->type == PIPE_UNWIND)
+		return resolver_unwind(r, st, chain);
+	return resolver_add_stack(r, st, chain);
 }
 
 static int consume_record(void *r, const struct pipe_record *rec, const char *body)
@@ -280,11 +310,12 @@ int resolver_start(void *arg)
 	so.no_kernel = true;
 	r->sym = sym_session_new(&so);
 	if (r->sym) {
-		/* user files only: the kernel's symbols are the kallsyms or vmlinux given */
+		/* user files and the vdso; the kernel's build-id is the kernel side's */
 		for (size_t i = 0; i < r->nr_build_ids; i++) {
 			const struct pd_build_id *b = &r->build_ids[i];
 
-			if (!b->kernel && b->filename[0] == '/' &&
+			if (!b->kernel &&
+			    (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
 			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
 				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 		}

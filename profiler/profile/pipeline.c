@@ -36,6 +36,10 @@ struct loader {
 	struct resolver			res;		/* the other side: after the queue only */
 	struct kernel_side		kernel;		/* names kernel frames before they go */
 	char				*kallsyms;	/* owned */
+	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
+	/* the sample being added when it is to be DWARF-unwound, else NULL */
+	const struct pd_evattr		*unwind_ev;
+	const struct pd_sample		*unwind_sample;
 	struct read_ids			read_ids;	/* PERF_SAMPLE_READ counters */
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
@@ -156,10 +160,28 @@ static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 	return 0;
 }
 
+/* One stream of a sample to DWARF-unwind: passed on alone, in order (pipeline-unwind.c). */
+static int add_unwind_stream(struct loader *l, const struct agg_key *k, uint64_t period,
+			     char *err, size_t errlen)
+{
+	struct pipe_stack st = {
+		.event = k->event, .pid = k->pid, .tid = k->tid, .nr = k->nr, .misc = k->misc,
+		.ip = k->ip, .period = period, .samples = 1,
+	};
+
+	if (unwind_put(&l->batch, &st, k->chain, &l->unwind_ev->attr, l->unwind_sample))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->nr_samples[k->event]++;
+	l->p->nr_samples++;
+	return 0;
+}
+
 /* One stream of a sample, of event @event with @period, into the table. */
 static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period, char *err,
 		      size_t errlen)
 {
+	if (l->unwind_sample)
+		return add_unwind_stream(l, k, period, err, errlen);
 	if (agg_add(&l->agg, k, period))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[k->event]++;
@@ -199,10 +221,12 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
 	const struct pd_evattr *ev = rec->attr;
+	enum unwind_want want;
 	struct pd_sample s;
 	struct agg_key k;
 	const void *chain;
 	uint64_t nr;
+	int ret;
 
 	if (pd_sample_decode(rec->body, rec->body_len, &ev->attr, &s))
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
@@ -220,9 +244,18 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 		.chain = chain, .nr = (uint32_t)nr,
 	};
+	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
+	l->p->nr_not_unwound[want]++;
+	/* a sample to unwind goes on alone, once per stream (add_stream) */
+	l->unwind_ev = want == UNWIND_YES ? ev : NULL;
+	l->unwind_sample = want == UNWIND_YES ? &s : NULL;
 	if (ev->attr.sample_type & PERF_SAMPLE_READ)
-		return add_read_streams(l, ev, &s, &k, err, errlen);
-	return add_stream(l, &k, s.period, err, errlen);
+		ret = add_read_streams(l, ev, &s, &k, err, errlen);
+	else
+		ret = add_stream(l, &k, s.period, err, errlen);
+	l->unwind_ev = NULL;
+	l->unwind_sample = NULL;
+	return ret;
 }
 
 static int process(struct loader *l, const struct pd_record *rec, char *err, size_t errlen)
@@ -282,6 +315,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	struct resolver *res = &l->res;
 	int ret;
 
+	l->unwind_arch_ok = unwind_arch_ok(in->arch);
 	res->o = l->o;
 	res->nr_attrs = nr;
 	res->build_ids = in->build_ids;
@@ -292,6 +326,15 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 		res->sym_opts.kallsyms = l->kallsyms = default_kallsyms(path);
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
 	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
+	/* The kernel's build-id: its symbols only from what has it (the kernel side's session). */
+	for (size_t i = 0; i < in->nr_build_ids; i++) {
+		const struct pd_build_id *b = &in->build_ids[i];
+
+		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			res->sym_opts.kernel_build_id = b->id;
+			res->sym_opts.kernel_build_id_len = b->size;
+		}
+	}
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
@@ -339,9 +382,18 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	struct callgraph **cgs = l->res.cgs;
 	struct sym_stats st;
 
+	memset(&st, 0, sizeof(st));
+	if (l->kernel.sym)
+		sym_session_stats(l->kernel.sym, &st);
+	if (st.kernel_build_id_missing)
+		for (size_t i = 0; i < l->res.sym_opts.kernel_build_id_len && i < 20; i++)
+			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
+				 l->res.sym_opts.kernel_build_id[i]);
 	sym_session_stats(l->res.sym, &st);
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
+	l->p->nr_unwound = l->res.unwound_samples;
+	l->p->nr_unwind_short = l->res.unwind_short;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)

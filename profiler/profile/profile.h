@@ -40,6 +40,15 @@ struct profile_event {
 	uint64_t	period, freq;
 };
 
+/* Whether a sample was DWARF-unwound, and why not (pipeline-unwind.c). */
+enum unwind_want {
+	UNWIND_NONE,		/* no registers or stack copy: an ordinary sample */
+	UNWIND_YES,
+	UNWIND_ABI32,		/* a 32-bit process: not unwound (x86_64 only) */
+	UNWIND_NO_REGS,		/* sample_regs_user lacks registers the unwinder needs */
+	UNWIND_ARCH,		/* recorded on (or read on) another architecture than x86_64 */
+};
+
 struct profile {
 	struct profile_event	*events;	/* events that have samples, in attr order */
 	size_t			nr_events;
@@ -61,6 +70,17 @@ struct profile {
 	/* The recording's build-ids (perf's BUILD_ID feature), for export; owned. */
 	struct pd_build_id	*build_ids;
 	size_t			nr_build_ids;
+	/*
+	 * DWARF unwinding (--call-graph dwarf): samples unwound, of those with no caller found,
+	 * and samples not unwound by enum unwind_want (index 0: no stack copy, as any other).
+	 */
+	uint64_t		nr_unwound, nr_unwind_short;
+	/*
+	 * The recorded kernel build-id (hex) when nothing here has it (not this machine's
+	 * kernel, nothing in perf's build-id cache): kernel frames unresolved, as in perf. "".
+	 */
+	char			kernel_build_id_missing[41];
+	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */

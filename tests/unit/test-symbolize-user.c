@@ -14,6 +14,7 @@
 
 #include "symbolize/symbolize.h"
 #include "tests/tap.h"
+#include "tests/unit/self-maps.h"
 
 #define OTHER_PID	(1 << 22)	/* above pid_max's default: not a real process */
 
@@ -25,35 +26,6 @@ __attribute__((noinline)) int symfix_user_target(int x)
 __attribute__((noinline)) static int symfix_user_local(int x)
 {
 	return x ^ 0x55;
-}
-
-static int add_self_maps(struct sym_session *s, pid_t pid, uint64_t *stack_addr)
-{
-	char line[4096], path[4096];
-	FILE *fp = fopen("/proc/self/maps", "re");
-	int n = 0;
-
-	if (!fp)
-		return -1;
-	while (fgets(line, sizeof(line), fp)) {
-		uint64_t start, end, pgoff;
-		int off = 0;
-
-		path[0] = '\0';
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", &start, &end,
-			   &pgoff, &off) != 3)
-			continue;
-		snprintf(path, sizeof(path), "%s", line + off);
-		path[strcspn(path, "\n")] = '\0';
-		if (!path[0])
-			snprintf(path, sizeof(path), "//anon");
-		if (!strcmp(path, "[stack]"))
-			*stack_addr = start + (end - start) / 2;
-		if (sym_session_add_map(s, pid, start, end - start, pgoff, path) == 0)
-			n++;
-	}
-	fclose(fp);
-	return n;
 }
 
 static void test_own_functions(struct sym_session *s, pid_t pid)
