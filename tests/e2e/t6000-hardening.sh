@@ -165,7 +165,7 @@ test_expect_success ROOT,PERF_EVENTS,KALLSYMS 'full disk: record stops at the fi
 	rc=0 && timeout 300 "$KPROF" record -e cpu-clock -F 20000 -g -a -o full/p.data \
 		--duration 600 2>rec.err || rc=$? &&
 	cat rec.err && test "$rc" = 1 &&
-	grep -q "^kprof: error: record: full/p.data: No space left on device$" rec.err &&
+	grep -q "^kprof: error: full/p.data: No space left on device$" rec.err &&
 	test "$(grep -o "full/p.data" rec.err | wc -l)" = 1 &&
 	test -z "$(ls -A full)"
 '
