@@ -200,15 +200,13 @@ static int supervise(struct run_ctx *c, pid_t pid, struct monitor *mon, struct r
 				close(pidfd);
 			return -errno;
 		}
-		if (elapsed_since(&next) >= 1.0) {
-			monitor_sample(mon);
-			next.tv_sec += 1;
+		if (elapsed_since(&next) >= 1.0 || !c->comms.nr) {
+			if (elapsed_since(&next) >= 1.0) {
+				monitor_sample(mon);
+				next.tv_sec += 1;
+			}
+			run_comms_scan(&c->comms, pid);	/* who the workload is, for the noise */
 		}
-		/*
-		 * Who the workload is, for the noise share: every wake-up (<= 100 ms), since the
-		 * programs it execs (vm-scalability, then usemem) may live for a fraction of a second.
-		 */
-		run_comms_scan(&c->comms, pid);
 		if (c->last_duration > 0)
 			progress_update("kprof run: %s run %d/%d: %.0fs elapsed, ~%.0fs remaining",
 					workload_name(c->w), run_no + 1, c->nr_runs, el,
