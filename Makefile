@@ -79,7 +79,7 @@ PB_GEN		:= $(O)/gen
 # ---- sources ------------------------------------------------------------------------------------
 # Modules, each an archive $(O)/<m>.a with one public header <dir>/<m>.h and private *-int.h
 # headers. <m>_DEPS lists what a module may use (include and link), transitively closed; data
-# flows one way: cli -> run -> {profile, record} -> {script, perfdata, symbolize, output} -> lib,
+# flows one way: cli -> run -> profile -> record -> {script, perfdata, symbolize, output} -> lib,
 # cli -> export -> output,
 # and run uses workloads. check-layering enforces it; the unit tests link only these archives.
 PMODULES	:= lib perfdata script record profile run cli
@@ -99,7 +99,7 @@ export_DEPS	:= output lib
 perfdata_DEPS	:= lib
 script_DEPS	:= perfdata output lib
 record_DEPS	:= perfdata output lib
-profile_DEPS	:= script perfdata symbolize output lib
+profile_DEPS	:= record script perfdata symbolize output lib
 run_DEPS	:= profile record workloads script perfdata symbolize output lib
 cli_DEPS	:= run profile record workloads export script perfdata symbolize output lib
 
@@ -115,7 +115,8 @@ WL_PROGS	:= $(patsubst workloads/bin/%.c,$(O)/%,$(WL_BIN_SRCS)) $(O)/true
 obj		= $(patsubst %.c,$(O)/%.o,$(1))
 ARCHIVES	:= $(foreach m,$(MODULES),$(O)/$(m).a)
 # What linking module m needs: its archive, then its dependencies' (users before what they use),
-# then the system libraries. Only record/ links libperf and libtraceevent (cli: libtraceevent),
+# then the system libraries. Only record/ links libperf and libtraceevent (cli, profile's
+# sched-*.c: libtraceevent),
 # only symbolize/ libdw, only perfdata/ libzstd.
 SYSLIBS_record	:= $(PERF_LIBS) $(TEP_LIBS)
 SYSLIBS_cli	:= $(TEP_LIBS)
@@ -131,9 +132,11 @@ ALL_OBJS	:= $(foreach m,$(MODULES),$(call obj,$($(m)_SRCS))) $(call obj,profiler
 
 all: $(PROG_OUT) $(WL_PROGS)
 
-# Only record/ sees libperf; record/ and the CLI see libtraceevent; only symbolize/ sees libdw.
+# Only record/ sees libperf; record/, the CLI and profile/sched-*.c see libtraceevent; only
+# symbolize/ sees libdw.
 $(O)/profiler/record/%.o: CFLAGS += $(PERF_CFLAGS) $(TEP_CFLAGS)
 $(O)/profiler/cli/%.o: CFLAGS += $(TEP_CFLAGS)
+$(O)/profiler/profile/sched-%.o: CFLAGS += $(TEP_CFLAGS)
 $(O)/profiler/perfdata/%.o: CFLAGS += $(ZSTD_CFLAGS)
 $(O)/symbolize/%.o: CFLAGS += $(DW_CFLAGS)
 $(call obj,$(record_SRCS)): | $(LIBPERF_A)

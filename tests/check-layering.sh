@@ -61,8 +61,10 @@ for m in $MODULES; do
 		if [[ $m != record ]] && grep -qE '^\s*#\s*include\s*<perf/' "$f"; then
 			bad "$f: libperf is included outside record/"
 		fi
-		if [[ $m != record && $m != cli ]] && grep -qE '^\s*#\s*include\s*<event-parse\.h>' "$f"; then
-			bad "$f: libtraceevent is included outside record/ and the CLI"
+		# profile/sched-*.c read sched tracepoint fields (`kprof sched`, the run's monitor)
+		if [[ $m != record && $m != cli && ! ( $m == profile && ${f##*/} == sched-* ) ]] &&
+		   grep -qE '^\s*#\s*include\s*<event-parse\.h>' "$f"; then
+			bad "$f: libtraceevent is included outside record/, the CLI and profile/sched-*"
 		fi
 		if [[ $m != symbolize ]] &&
 		   grep -qE '^\s*#\s*include\s*<(elfutils/|libelf\.h|gelf\.h|dwarf\.h)' "$f"; then

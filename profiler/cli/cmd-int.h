@@ -33,6 +33,7 @@ struct kprof_cmd {
 	X(record, "sample events into a perf.data file (perf's format)")	\
 	X(report, "perf.data as LKP perf-profile keys, a Children/Self table or JSON")	\
 	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
+	X(sched, "scheduler wait and delay per call chain (perf sched timehist), LKP keys")	\
 	X(stat, "count events, print LKP's perf-stat keys")			\
 	X(trace, "tracepoint counts, rates, top field values, histograms")	\
 

@@ -173,4 +173,65 @@ enum profile_input profile_input_kind(const void *head, size_t len);
 int profile_input_sniff(const char *path, enum profile_input *kind, char **file, char *err,
 			size_t errlen);
 
+/* ---- scheduler waits per call chain (sched-*.c) ---------------------------------------------
+ *
+ * What `perf sched timehist` (perf 6.1) computes from a `perf sched record -g` file, and LKP's
+ * perf-sched monitor keys made from its output (lkp-tests programs/perf-sched/parse).
+ * sched_timehist() walks the file in perf's delivery order (time order) and hands out one line
+ * per sched_switch sample, as timehist prints it: the task switched out, its wait time (from its
+ * previous switch-out to its latest switch-in), scheduling delay (from its first wake-up, via
+ * sched_waking when recorded, else sched_wakeup/sched_wakeup_new, to that switch-in) and run
+ * time, and the call chain into the scheduler. Single-threaded; errors as profile_load's.
+ */
+struct sched_line {
+	uint64_t	time;		/* ns, the sample's */
+	int		cpu;
+	int32_t		pid, tid;	/* 0 for a CPU's idle task */
+	const char	*comm;		/* "<idle>" for the idle task; valid during the call */
+	uint64_t	wait_ns, delay_ns, run_ns;
+	const char	*chain;		/* "f <- g <- h"; "" for idle or without a call chain */
+};
+
+struct sched_opts {
+	const char	*vmlinux;	/* as profile_load_opts */
+	const char	*kallsyms;
+};
+
+struct sched_stats {
+	uint64_t	switches, wakeups;	/* samples used */
+	uint64_t	no_chain;		/* sched_switch samples of a task without a chain */
+	uint64_t	lost;			/* PERF_RECORD_LOST events */
+};
+
+typedef int (*sched_line_fn)(const struct sched_line *l, void *arg);
+/*
+ * Walk @path; @fn (non-zero stops, and is returned) gets every line. 0, or -errno with a reason
+ * in @err: no sched:sched_switch event, no call chains, no time/cpu/tid/raw in its samples, no
+ * tracepoint formats, or a bad file.
+ */
+int sched_timehist(const char *path, const struct sched_opts *o, sched_line_fn fn, void *arg,
+		   struct sched_stats *st, char *err, size_t errlen);
+/* The line as `perf sched timehist` prints it (no newline), cut at @len - 1. */
+void sched_line_format(const struct sched_line *l, char *buf, size_t len);
+
+/*
+ * LKP's parse over timehist lines: per chain (the first five '.'-separated pieces of the
+ * " <- "-joined chain with " <- " as '.') wait_time.{max,avg}.ms, sch_delay.{max,avg}.ms,
+ * wait_and_delay.{count,max.ms,avg.ms}, and the total_* keys; a chain whose wait_and_delay
+ * average is below the overall one and that has fewer than 0.5 % of the events loses its
+ * wait_and_delay keys. Lines without " <- " do not count. Values are computed as Ruby does
+ * (Kahan-Babuska sums, Float#round(3)). Owned by the caller; not thread-safe.
+ */
+struct sched_lkp;
+struct sched_lkp *sched_lkp_new(void);				/* NULL on ENOMEM */
+void sched_lkp_free(struct sched_lkp *k);			/* NULL-safe */
+int sched_lkp_add_line(struct sched_lkp *k, const char *line);	/* 0 or -ENOMEM */
+/* Append the keys, each prefixed by @prefix ("perf-sched." or ""); none without lines. */
+int sched_lkp_keys(const struct sched_lkp *k, const char *prefix, struct kv_list *out);
+/* The value as LKP's parse prints it: counts as integers, the rest as Ruby's Float#to_s. */
+void sched_lkp_format(const char *key, double value, char *buf, size_t len);
+/* sched_timehist() into sched_lkp, keys appended to @out with @prefix. */
+int sched_lkp_file(const char *path, const struct sched_opts *o, const char *prefix,
+		   struct kv_list *out, struct sched_stats *st, char *err, size_t errlen);
+
 #endif
