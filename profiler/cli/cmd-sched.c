@@ -82,11 +82,15 @@ static void print_header(void)
 	       "------------------------------", "----------", "----------", "----------");
 }
 
+/* The header comes with the first line, so that a file refused up front prints nothing. */
 static int print_line(const struct sched_line *l, void *arg)
 {
+	bool *header_done = arg;
 	char line[8192];
 
-	(void)arg;
+	if (!*header_done)
+		print_header();
+	*header_done = true;
 	sched_line_format(l, line, sizeof(line));
 	puts(line);
 	return 0;
@@ -107,6 +111,7 @@ int cmd_sched(int argc, char **argv)
 	struct sched_args a = { .input = "perf.data" };
 	struct kv_list keys = { 0 };
 	struct sched_stats st;
+	bool header_done = false;
 	char err[512] = "";
 	int ret = parse(argc, argv, &a);
 
@@ -120,8 +125,10 @@ int cmd_sched(int argc, char **argv)
 			ret = -ENODATA;
 		}
 	} else {
-		print_header();
-		ret = sched_timehist(a.input, &a.o, print_line, NULL, &st, err, sizeof(err));
+		ret = sched_timehist(a.input, &a.o, print_line, &header_done, &st, err,
+				     sizeof(err));
+		if (!ret && !header_done)
+			print_header();
 	}
 	if (!ret && a.lkp)
 		print_keys(&keys);

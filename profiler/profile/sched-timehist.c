@@ -439,7 +439,7 @@ int sched_timehist(const char *path, const struct sched_opts *o, sched_line_fn f
 
 void sched_line_format(const struct sched_line *l, char *buf, size_t len)
 {
-	char task[64], tstr[48];
+	char task[32], tstr[48];	/* timehist_get_commstr's buffer: 31 characters at most */
 
 	if (l->pid == 0 && l->tid == 0)
 		snprintf(task, sizeof(task), "%s", l->comm);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# kprof sched: `perf sched timehist` of a `perf sched record -g` file, line for line, and LKP's
+# perf-sched keys (programs/perf-sched/parse, restated in lkp-parse-perf-sched.pl) equal to
+# those LKP makes from perf's own timehist output; files it cannot use are one-line errors.
+. "$(dirname "$0")/lib.sh"
+
+W=$FIXTURES/record-work
+PARSE=$KPROF_SRC/tests/e2e/lkp-parse-perf-sched.pl
+
+test_have_prereq PERF ROOT TRACEPOINTS ||
+	test_skip_all "perf sched record needs perf, root and tracefs (missing $missing_prereq)"
+
+test_expect_success 'perf sched record -g of two processes waking each other over pipes' '
+	perf sched record -g -o s.data -- "$W" pingpong 2000 >/dev/null 2>&1 &&
+	perf sched timehist -i s.data >perf.txt 2>/dev/null &&
+	grep -q " <- " perf.txt
+'
+
+# Spaces differ only where perf widens its task column for a long name.
+test_expect_success 'the table is perf sched timehist'"'"'s, line for line' '
+	"$KPROF" sched -i s.data >kprof.txt &&
+	tr -s " " <perf.txt >p && tr -s " " <kprof.txt >k &&
+	test_cmp p k
+'
+
+test_expect_success 'the --lkp keys are LKP'"'"'s parse of perf'"'"'s timehist' '
+	perl "$PARSE" <perf.txt >expect &&
+	"$KPROF" sched -i s.data --lkp >keys &&
+	sort keys >actual &&
+	test_cmp expect actual &&
+	test "$(wc -l <actual)" -gt 10
+'
+
+test_expect_success 'the pipe chain carries the ping-pong: 2000 waits or more, all key kinds' '
+	c=$(sed -n "s/^perf-sched.wait_and_delay.count.[a-z_]*pipe_read.vfs_read.ksys_read.do_syscall_64.*: //p" keys) &&
+	echo "pipe_read waits: $c" && test "$c" -ge 2000 &&
+	for k in wait_time.max.ms wait_time.avg.ms sch_delay.max.ms sch_delay.avg.ms \
+		 wait_and_delay.max.ms wait_and_delay.avg.ms; do
+		grep -q "^perf-sched.$k.[a-z_]*pipe_read.vfs_read" keys || { echo "no $k"; exit 1; }
+	done &&
+	for k in total_wait_time.max.ms total_wait_time.average.ms total_sch_delay.max.ms \
+		 total_sch_delay.average.ms total_wait_and_delay.max.ms \
+		 total_wait_and_delay.average.ms total_wait_and_delay.count.ms; do
+		grep -q "^perf-sched.$k: [0-9]" keys || { echo "no $k"; exit 1; }
+	done
+'
+
+test_expect_success 'a sched recording without call chains is a one-line error' '
+	perf sched record -o nog.data -- "$W" sleeps 5 >/dev/null 2>&1 &&
+	test_must_fail "$KPROF" sched -i nog.data 2>err &&
+	cat err && test "$(wc -l <err)" = 1 && grep -q "nog.data: .*without call chains" err
+'
+
+test_expect_success 'a recording without sched events is a one-line error' '
+	perf record -e cpu-clock -o cpu.data -- "$W" spin 50 >/dev/null 2>&1 &&
+	test_must_fail "$KPROF" sched -i cpu.data --lkp 2>err &&
+	cat err && test "$(wc -l <err)" = 1 && grep -q "cpu.data: " err
+'
+
+test_expect_success 'a truncated file is a one-line error' '
+	size=$(stat -c %s s.data) &&
+	head -c $((size / 2)) s.data >half.data &&
+	test_must_fail "$KPROF" sched -i half.data --lkp >out 2>err &&
+	cat err && test "$(wc -l <err)" = 1 && grep -q "half.data: " err && ! test -s out
+'
+
+test_expect_success 'not a perf.data file, or none: one-line errors' '
+	echo "not perf data" >junk.data &&
+	test_must_fail "$KPROF" sched -i junk.data 2>err &&
+	test "$(wc -l <err)" = 1 && grep -q "junk.data: " err &&
+	test_must_fail "$KPROF" sched -i missing.data 2>err &&
+	test "$(wc -l <err)" = 1 && grep -q "missing.data: " err
+'
+
+test_expect_success 'usage errors exit 2' '
+	rc=0 && "$KPROF" sched extra 2>err || rc=$? &&
+	test "$rc" = 2 && grep -q "unexpected argument" err &&
+	rc=0 && "$KPROF" sched --bogus 2>err || rc=$? &&
+	test "$rc" = 2 && test "$(wc -l <err)" = 1
+'
+
+test_done
