@@ -174,4 +174,15 @@ int sched_debug_parse(const char *text, struct kv_list *out);
  */
 int latency_stats_parse(const char *text, struct kv_list *out);
 
+/*
+ * LKP's perf-sched monitor (run-sched.c): sched_switch with call chains, sched_waking and
+ * sched_wakeup_new on every CPU into @path from start to stop. Failing to start is not fatal:
+ * one line on stderr, -errno, *@out NULL. Stop (NULL-safe) appends the perf-sched.* keys (none,
+ * after one line, when the recording cannot be read); -ENOMEM only.
+ */
+struct run_sched;
+int run_sched_start(struct run_sched **out, const char *path);
+int run_sched_stop(struct run_sched *rs, struct kv_list *out);
+void run_sched_free(struct run_sched *rs);	/* NULL-safe: stop without keys */
+
 #endif
