@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# kprof run's perf-sched monitor: the run's perf-sched.data is a file perf sched timehist reads,
+# and the run's perf-sched.* keys are LKP's parse of perf's timehist of it (minus the zeros,
+# which stats.json leaves out as LKP's dump-stat does); --no-sched turns it off; without
+# tracepoints it is one line on stderr and no keys.
+. "$(dirname "$0")/lib.sh"
+. "$KPROF_SRC/tests/e2e/lib-run.sh"
+
+PARSE=$KPROF_SRC/tests/e2e/lkp-parse-perf-sched.pl
+
+test_have_prereq ROOT TRACEPOINTS ||
+	test_skip_all "the perf-sched monitor needs root and tracefs (missing $missing_prereq)"
+
+# keys_of STATS: the perf-sched keys of a stats.json, "key value" sorted
+keys_of() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = decode_json(<$f>);
+		for (sort keys %$j) { print "$_ ", $j->{$_} + 0, "\n" if /^perf-sched\./ }' "$1"
+}
+
+test_expect_success 'a run records perf-sched.data and has perf-sched keys' '
+	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o R 2>err &&
+	cat err &&
+	d=$(ls -d R/brk_test/*/*/0) && echo "$d" >rundir &&
+	test -s "$d/perf-sched.data" && ! test -e "$d/perf-sched.data.kallsyms" &&
+	keys_of "$d/stats.json" >keys &&
+	grep -q "^perf-sched.total_wait_and_delay.count.ms [1-9]" keys &&
+	grep -q "^perf-sched.wait_time.max.ms.[a-z_]*\.[a-z_]" keys
+'
+
+test_expect_success PERF 'the keys are LKP'"'"'s parse of perf sched timehist of that file' '
+	d=$(cat rundir) &&
+	perf sched timehist -i "$d/perf-sched.data" >perf.txt 2>/dev/null &&
+	grep -q " <- " perf.txt &&
+	perl "$PARSE" <perf.txt | sed "s/: / /" |
+		awk "\$2 + 0 != 0 { print \$1, \$2 + 0 }" | sort >expect &&
+	test_cmp expect keys
+'
+
+test_expect_success 'kprof sched -i reads the run'"'"'s recording back to the same keys' '
+	d=$(cat rundir) &&
+	"$KPROF" sched -i "$d/perf-sched.data" --lkp | sed "s/: / /" |
+		awk "\$2 + 0 != 0 { print \$1, \$2 + 0 }" | sort >again &&
+	test_cmp keys again
+'
+
+test_expect_success '--no-sched: no recording, no perf-sched keys' '
+	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --no-sched -o N 2>err &&
+	d=$(ls -d N/brk_test/*/*/0) &&
+	! test -e "$d/perf-sched.data" &&
+	! grep -q "perf-sched" "$d/stats.json"
+'
+
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+prereq_NOBODY() {
+	command -v setpriv >/dev/null && chmod 777 "$TRASH" && as_nobody test -x "$KPROF" &&
+	! as_nobody test -r /sys/kernel/tracing/events/sched/sched_switch/id
+}
+
+test_expect_success NOBODY 'without tracepoints (user nobody): one line, no perf-sched keys' '
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$KPROF" run brk_test testtime=1 \
+		--runs 1 --no-profile -o U 2>err >/dev/null
+	cat err &&
+	d=$(ls -d U/brk_test/*/*/0) &&
+	test "$(grep -c "perf-sched monitor: .*no perf-sched keys" err)" = 1 &&
+	! grep -q "perf-sched" "$d/stats.json"
+'
+
+test_done
