@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-run.c - `kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] [-o RESULTS]`:
+ * cmd-run.c - `kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] [--no-sched]
+ * [-o RESULTS]`:
  * the options, the signals and the summary; the runs are profiler/run's (run.h). See
  * docs/run.md.
  *
@@ -32,7 +33,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
-		"[-o RESULTS]\n"
+		"[--no-sched] [-o RESULTS]\n"
 		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
 		"                [--interleave 'k=v,...' --interleave 'k=v,...']\n"
 		"       kprof run --list\n\n"
@@ -40,6 +41,7 @@ static void usage(FILE *fp)
 		"  -r, --runs N    run the workload N times (default 3)\n"
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
+		"  --no-sched      no perf-sched monitor (sched tracepoints with call chains)\n"
 		"  -o, --output D  result root (default ./results)\n"
 		"  -n, --name NAME the result set's name: its directory and compare label\n"
 		"                  (default: the kernel release, uname -r)\n"
@@ -106,6 +108,7 @@ int cmd_run(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "no-profile", no_argument, NULL, 'P' },
+		{ "no-sched", no_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "name", required_argument, NULL, 'n' },
@@ -153,6 +156,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'P':
 			rq.profile = false;
+			break;
+		case 'S':
+			rq.no_sched = true;
 			break;
 		case 'o':
 			rq.results = optarg;

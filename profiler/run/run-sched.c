@@ -37,7 +37,7 @@ void run_sched_free(struct run_sched *rs)
 	free(rs);
 }
 
-int run_sched_start(struct run_sched **out, const char *path)
+int run_sched_start(struct run_sched **out, const char *dir)
 {
 	const char *events[3] = { "sched:sched_switch", "sched:sched_waking",
 				  "sched:sched_wakeup_new" };
@@ -48,17 +48,18 @@ int run_sched_start(struct run_sched **out, const char *path)
 		.period = 1,
 		.callgraph = true,
 		.mmap_pages = SCHED_MMAP_PAGES,
-		.output = path,
 	};
 	struct run_sched *rs = calloc(1, sizeof(*rs));
 	char err[512] = "";
 	int ret;
 
 	*out = NULL;
-	if (!rs || !(rs->path = strdup(path))) {
+	if (!rs || asprintf(&rs->path, "%s/perf-sched.data", dir) < 0) {
 		free(rs);
+		pr_warn("perf-sched monitor: out of memory: no perf-sched keys");
 		return -ENOMEM;
 	}
+	o.output = rs->path;
 	/* kernels before 4.3 have no sched_waking: timehist then uses sched_wakeup */
 	if (record_check_events(&events[1], 1, err, sizeof(err)) == -EINVAL)
 		events[1] = "sched:sched_wakeup";

@@ -500,6 +500,7 @@ static int measure(struct run_set *s, const char *tmpdir, double *main_value,
 	struct run_pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	struct run_profile *prof = NULL;
 	struct stat_session *counters = NULL;
+	struct run_sched *sched = NULL;
 	struct kv_list counted = { 0 };
 	struct wl_env *env = NULL;
 	struct monitor *mon = NULL;
@@ -540,6 +541,9 @@ static int measure(struct run_set *s, const char *tmpdir, double *main_value,
 	if (!ret) {
 		run_counters_start(&counters, b->counters_said);
 		b->counters_said = true;
+		/* perf-sched: said once when it cannot start, then off for the batch */
+		if (!b->rq.no_sched && run_sched_start(&sched, tmpdir))
+			b->rq.no_sched = true;
 		if (write(p.go[1], "g", 1) != 1)
 			ret = err_set(err, errlen, -errno, "%s: the start pipe: %s", name,
 				      strerror(errno));
@@ -561,6 +565,10 @@ static int measure(struct run_set *s, const char *tmpdir, double *main_value,
 	counters = NULL;
 	if (r && !ret)
 		ret = err_set(err, errlen, r, "perf-stat: %s", strerror(-r));
+	r = run_sched_stop(sched, &counted);	/* the perf-sched.* keys join perf-stat's */
+	sched = NULL;
+	if (r && !ret)
+		ret = err_set(err, errlen, r, "perf-sched: %s", strerror(-r));
 	progress_done();
 	if (!ret && stopped(b))
 		ret = -EINTR;
@@ -585,6 +593,7 @@ out:
 	pipes_close(&p);
 	run_profile_free(prof);
 	run_counters_stop(counters, &counted);	/* when a failure came before the stop */
+	run_sched_free(sched);
 	kv_list_release(&counted);
 	monitor_free(mon);
 	if (workload_cleanup(env, note, sizeof(note))) {

@@ -39,6 +39,7 @@ struct run_request {
 	const char		*results;	/* the result root */
 	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
 	bool			profile;	/* sample the measured phase */
+	bool			no_sched;	/* no perf-sched monitor (run-sched.c) */
 	int			nr_runs;	/* per parameter set, 1..1000 */
 	const char		*name;		/* the set's name; NULL: the kernel release */
 	const char		*commit, *note;	/* kept in meta.json; NULL when not given */
@@ -94,12 +95,12 @@ bool run_name_valid(const char *name);
 
 /*
  * LKP's perf-sched monitor (run-sched.c): sched_switch with call chains, sched_waking and
- * sched_wakeup_new on every CPU into @path from start to stop. Failing to start is not fatal:
- * one line on stderr, -errno, *@out NULL. Stop (NULL-safe) appends the perf-sched.* keys (none,
- * after one line, when the recording cannot be read); -ENOMEM only.
+ * sched_wakeup_new on every CPU into @dir/perf-sched.data from start to stop. Failing to start
+ * is not fatal: one line on stderr, -errno, *@out NULL. Stop (NULL-safe) appends the
+ * perf-sched.* keys (none, after one line, when the recording cannot be read); -ENOMEM only.
  */
 struct run_sched;
-int run_sched_start(struct run_sched **out, const char *path);
+int run_sched_start(struct run_sched **out, const char *dir);
 int run_sched_stop(struct run_sched *rs, struct kv_list *out);
 void run_sched_free(struct run_sched *rs);	/* NULL-safe: stop without keys */
 
