@@ -565,10 +565,12 @@ static int measure(struct run_set *s, const char *tmpdir, double *main_value,
 	counters = NULL;
 	if (r && !ret)
 		ret = err_set(err, errlen, r, "perf-stat: %s", strerror(-r));
-	r = run_sched_stop(sched, &counted);	/* the perf-sched.* keys join perf-stat's */
-	sched = NULL;
-	if (r && !ret)
-		ret = err_set(err, errlen, r, "perf-sched: %s", strerror(-r));
+	if (!ret && !stopped(b)) {	/* the perf-sched.* keys join perf-stat's */
+		r = run_sched_stop(sched, &counted);
+		sched = NULL;
+		if (r)
+			ret = err_set(err, errlen, r, "perf-sched: %s", strerror(-r));
+	}
 	progress_done();
 	if (!ret && stopped(b))
 		ret = -EINTR;
