@@ -40,6 +40,7 @@ struct run_request {
 	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
 	bool			profile;	/* sample the measured phase */
 	bool			no_sched;	/* no perf-sched monitor (run-sched.c) */
+	const char		*call_graph;	/* fp (NULL, LKP's -g) or dwarf[,SIZE] */
 	int			nr_runs;	/* per parameter set, 1..1000 */
 	const char		*name;		/* the set's name; NULL: the kernel release */
 	const char		*commit, *note;	/* kept in meta.json; NULL when not given */
