@@ -37,7 +37,7 @@ check_copy() {
 	 DIR_record=profiler/record DIR_profile=profiler/profile DIR_run=profiler/run \
 	 DIR_cli=profiler/cli DEPS_lib= DEPS_output=lib DEPS_symbolize=lib DEPS_workloads=lib \
 	 DEPS_export="output lib" DEPS_perfdata=lib DEPS_script="perfdata output lib" \
-	 DEPS_record="perfdata output lib" DEPS_profile="script perfdata symbolize output lib" \
+	 DEPS_record="perfdata output lib" DEPS_profile="record script perfdata symbolize output lib" \
 	 DEPS_run="profile record workloads script perfdata symbolize output lib" \
 	 DEPS_cli="run profile record workloads script perfdata symbolize output export lib" \
 	 ARCHIVE_DIR="$KPROF_BUILD" bash "$KPROF_SRC/tests/check-layering.sh")
