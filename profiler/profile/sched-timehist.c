@@ -383,9 +383,15 @@ static int sym_setup(struct th *h, const char *path, const struct sched_opts *o,
 		}
 	}
 	h->sym = sym_session_new(&so);
-	if (!h->sym)
-		return err_set(err, errlen, -errno, "kernel symbols: %s%s%s", strerror(errno),
-			       so.kallsyms ? " " : "", so.kallsyms ? so.kallsyms : "");
+	if (!h->sym) {
+		int e = errno ? errno : ENOMEM;
+		const char *what = so.vmlinux ? so.vmlinux : so.kallsyms ? so.kallsyms :
+				   "kernel symbols";
+
+		return err_set(err, errlen, -e, "%s: %s", what, e == ENODATA ?
+			       "no kernel symbols in it (empty, or not a kallsyms text)" :
+			       strerror(e));
+	}
 	for (size_t i = 0; i < in->nr_build_ids; i++) {
 		const struct pd_build_id *b = &in->build_ids[i];
 

@@ -72,6 +72,12 @@ test_expect_success 'not a perf.data file, or none: one-line errors' '
 	test "$(wc -l <err)" = 1 && grep -q "missing.data: " err
 '
 
+test_expect_success 'a --kallsyms that is not kallsyms text is a one-line error naming it' '
+	test_must_fail "$KPROF" sched -i s.data --kallsyms /dev/null --lkp >out 2>err &&
+	cat err && test "$(wc -l <err)" = 1 && grep -q "/dev/null: no kernel symbols" err &&
+	! test -s out
+'
+
 test_expect_success 'usage errors exit 2' '
 	rc=0 && "$KPROF" sched extra 2>err || rc=$? &&
 	test "$rc" = 2 && grep -q "unexpected argument" err &&
