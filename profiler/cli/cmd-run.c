@@ -34,7 +34,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
-		"[--no-sched] [-o RESULTS]\n"
+		"[--no-sched] [--keep-sched-data]\n"
+		"                [-o RESULTS]\n"
 		"                [--call-graph fp|dwarf[,SIZE]|lbr]\n"
 		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
 		"                [--interleave 'k=v,...' --interleave 'k=v,...']\n"
@@ -44,6 +45,7 @@ static void usage(FILE *fp)
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
 		"  --no-sched      no perf-sched monitor (sched tracepoints with call chains)\n"
+		"  --keep-sched-data  keep its recording as perf-sched.data in each run\n"
 		"  --call-graph M  user call chains: fp (default, LKP's -g), dwarf[,SIZE] (the\n"
 		"                  workload's own stacks, as its programs are built without frame\n"
 		"                  pointers like LKP's) or lbr\n"
@@ -114,6 +116,7 @@ int cmd_run(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "no-profile", no_argument, NULL, 'P' },
 		{ "no-sched", no_argument, NULL, 'S' },
+		{ "keep-sched-data", no_argument, NULL, 'K' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "name", required_argument, NULL, 'n' },
@@ -165,6 +168,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'S':
 			rq.no_sched = true;
+			break;
+		case 'K':
+			rq.keep_sched = true;
 			break;
 		case 'G': {
 			struct record_opts ro = { 0 };

@@ -65,7 +65,11 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg)
 	ret = fchmod(fd, 0644 & ~process_umask()) ? -errno : 0;
 	if (!ret)
 		ret = fn(fp, arg);
-	if (fflush(fp) && !ret)
+	/*
+	 * A writer that saw ferror() says -EIO; flushing again tells why (a full disk: ENOSPC),
+	 * which is what the user needs to read.
+	 */
+	if (fflush(fp) && (!ret || ret == -EIO) && errno)
 		ret = -errno;
 	if (ferror(fp) && !ret)
 		ret = -EIO;

@@ -40,6 +40,7 @@ struct run_request {
 	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
 	bool			profile;	/* sample the measured phase */
 	bool			no_sched;	/* no perf-sched monitor (run-sched.c) */
+	bool			keep_sched;	/* its recording kept in the run directory */
 	const char		*call_graph;	/* fp (NULL, LKP's -g) or dwarf[,SIZE] */
 	int			nr_runs;	/* per parameter set, 1..1000 */
 	const char		*name;		/* the set's name; NULL: the kernel release */
@@ -96,12 +97,13 @@ bool run_name_valid(const char *name);
 
 /*
  * LKP's perf-sched monitor (run-sched.c): sched_switch with call chains, sched_waking and
- * sched_wakeup_new on every CPU into @dir/perf-sched.data from start to stop. Failing to start
+ * sched_wakeup_new on every CPU from start to stop, into a private directory under $TMPDIR (or
+ * /tmp) removed at the end, or with @keep into @dir/perf-sched.data. Failing to start
  * is not fatal: one line on stderr, -errno, *@out NULL. Stop (NULL-safe) appends the
  * perf-sched.* keys (none, after one line, when the recording cannot be read); -ENOMEM only.
  */
 struct run_sched;
-int run_sched_start(struct run_sched **out, const char *dir);
+int run_sched_start(struct run_sched **out, const char *dir, bool keep);
 int run_sched_stop(struct run_sched *rs, struct kv_list *out);
 void run_sched_free(struct run_sched *rs);	/* NULL-safe: stop without keys */
 

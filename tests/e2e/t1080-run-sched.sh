@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# kprof run's perf-sched monitor: the run's perf-sched.data is a file perf sched timehist reads,
+# kprof run's perf-sched monitor: the run's perf-sched.data (--keep-sched-data) is a file perf
+# sched timehist reads,
 # and the run's perf-sched.* keys are LKP's parse of perf's timehist of it (minus the zeros,
 # which stats.json leaves out as LKP's dump-stat does); --no-sched turns it off; without
 # tracepoints it is one line on stderr and no keys.
@@ -23,8 +24,26 @@ keys_of() {
 		for (sort keys %$j) { print "$_ ", $j->{$_} + 0, "\n" if /^perf-sched\./ }' "$1"
 }
 
-test_expect_success 'a run records perf-sched.data and has perf-sched keys' '
-	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o R 2>err &&
+test_expect_success 'by default the recording is made in $TMPDIR and removed' '
+	mkdir tmp &&
+	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o D 2>err &&
+	d=$(ls -d D/brk_test/*/*/0) &&
+	grep -q "perf-sched.total_wait_and_delay.count.ms" "$d/stats.json" &&
+	! test -e "$d/perf-sched.data" && test -z "$(ls -A tmp)"
+'
+
+test_expect_success 'what a SIGKILLed kprof left in $TMPDIR goes; a live one'"'"'s stays' '
+	sh -c "exit 0" & dead=$! && wait $dead &&
+	mkdir -m 700 tmp/kprof-sched-$dead.AAAAAA tmp/kprof-sched-$$.BBBBBB &&
+	echo x >tmp/kprof-sched-$dead.AAAAAA/perf-sched.data.tmp.CCCCCC &&
+	ln -s "$PWD/keepme" tmp/kprof-sched-$dead.AAAAAA/link && echo keep >keepme &&
+	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o D 2>err &&
+	! test -e tmp/kprof-sched-$dead.AAAAAA && test -d tmp/kprof-sched-$$.BBBBBB &&
+	test "$(cat keepme)" = keep
+'
+
+test_expect_success '--keep-sched-data: perf-sched.data in the run, and perf-sched keys' '
+	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --keep-sched-data -o R 2>err &&
 	cat err &&
 	d=$(ls -d R/brk_test/*/*/0) && echo "$d" >rundir &&
 	test -s "$d/perf-sched.data" && ! test -e "$d/perf-sched.data.kallsyms" &&
