@@ -73,7 +73,6 @@ test_expect_success PERF_EVENTS 'kprof run profiles and counts each run: perf.da
 '
 
 if test_have_prereq PERF_EVENTS && test -s "$own/profile.folded"; then
-	# usemem has no frame pointers, as upstream's (LKP's short chains; t1050 has the dwarf ones)
 	test_expect_success 'perf-profile keys and profile.folded show the usemem frames' '
 		ev=$(json_get "$own/meta.json" event | tr : -) &&
 		json_get "$own/stats.json" "perf-profile.self.$ev.do_rw_once" &&
@@ -81,6 +80,7 @@ if test_have_prereq PERF_EVENTS && test -s "$own/profile.folded"; then
 		json_get "$own/stats.json" "perf-profile.children.$ev.do_anonymous_page" &&
 		grep -q "perf-profile.calltrace.$ev.*asm_exc_page_fault.do_access\"" \
 			"$own/stats.json" &&
+		# usemem has no frame pointers, as LKP'"'"'s: its chains are LKP'"'"'s short ones
 		grep -q "^usemem;do_access;asm_exc_page_fault_\[k\];" "$own/profile.folded" &&
 		grep -q "top perf-profile.self" out
 	'
