@@ -206,7 +206,8 @@ int run_outside_share(const struct callgraph *cg, const struct run_comms *c, dou
 	total = o.inside + o.outside;
 	if (total)
 		*pct = 100.0 * (double)o.outside / (double)total;
-	qsort(o.others, o.nr, sizeof(*o.others), weight_cmp);
+	if (o.nr)	/* qsort(NULL, 0) is undefined (UBSan in t1050 on a quiet machine) */
+		qsort(o.others, o.nr, sizeof(*o.others), weight_cmp);
 	for (size_t i = 0; i < o.nr && i < 3 && top && total; i++) {
 		int n = snprintf(top + used, toplen - used, "%s%s %.0f%%", i ? ", " : "",
 				 o.others[i].comm, 100.0 * (double)o.others[i].w / (double)total);
