@@ -52,19 +52,19 @@ const char *comm_table_get(const struct comm_table *t, int32_t tid);
 void comm_table_release(struct comm_table *t);
 
 /*
- * Resolved frames by (pid, address): a symbolize lookup costs a hash of its own, and a distinct
- * stack repeats most frames of the one before. Direct mapped. An entry also keeps the frame's
- * id in the call graph, so that adding a stack hashes no frame. Each entry records the generation
- * of its address space (and of the kernel's): an MMAP or FORK gives the task a new one, so its
- * old entries stop matching without being searched for.
+ * Resolved user frames by (pid, address) (kernel frames keep their ids in their struct kframe):
+ * a symbolize lookup costs a hash of its own, and a distinct stack repeats most frames of the one
+ * before. Direct mapped. An entry also keeps the frame's id in the call graph, so that adding a
+ * stack hashes no frame. Each entry records the generation of its address space (and of the
+ * kernel's): an MMAP or FORK gives the task a new one, so its old entries stop matching without
+ * being searched for.
  */
 struct frame_cache_entry {
 	uint64_t	addr;
-	int32_t		pid;		/* -1 for kernel addresses */
+	int32_t		pid;
 	uint32_t	gen, kgen;
 	/* The frame's id in the call graph of event cg_event - 1 (0: none yet). */
 	uint32_t	cg_event, cg_id;
-	bool		kernel;
 	const char	*sym, *dso;	/* owned by the sym_session */
 	uint64_t	sym_start;	/* sym_result.sym_id; unresolved: .dso_addr */
 };
@@ -312,6 +312,12 @@ struct kframe {
 	uint64_t	addr;
 	const char	*sym, *dso;	/* sym NULL: unresolved */
 	uint64_t	sym_id;
+	/*
+	 * The frame's id in the call graph of event cg_event - 1 (0: none yet). Written by the
+	 * resolving side only (zero when the kframe is handed over), so a kernel frame costs no
+	 * frame cache probe there: its pointer is its key.
+	 */
+	uint32_t	cg_event, cg_id;
 };
 
 struct kframe_slot {

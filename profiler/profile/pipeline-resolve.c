@@ -26,15 +26,45 @@ static int unresolved_id(struct resolver *r, struct callgraph *cg, uint64_t addr
 	return callgraph_frame_id(cg, &f, id);
 }
 
-/* The cache slot of a frame; NULL when it does not go through the cache. */
+/* The cache slot of a user frame; NULL when it does not go through the cache. */
 static struct frame_cache_entry *frame_slot(struct resolver *r, int32_t pid, uint64_t addr,
 					    unsigned int cpumode)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return frame_cache_slot(&r->frames_seen, -1, addr);
 	if (cpumode == PERF_RECORD_MISC_USER)
 		return frame_cache_slot(&r->frames_seen, pid, addr);
 	return NULL;
+}
+
+/*
+ * The call graph id of a kernel frame, which the kernel side made a pointer to its struct
+ * kframe: one per (address, kernel maps), so the id is kept in it rather than in the frame
+ * cache (no probe, and the cache keeps its slots for user frames).
+ */
+static int kernel_id(struct resolver *r, struct callgraph *cg, uint32_t event,
+		     struct kframe *kf, uint32_t *id)
+{
+	struct cg_frame f;
+	int ret;
+
+	if (kf->cg_event == event + 1) {
+		*id = kf->cg_id;
+		return 0;
+	}
+	/*
+	 * perf keeps same-named symbols apart by their start (sym_id); an unresolved frame keeps
+	 * the address perf script shows (collapse --addrs).
+	 */
+	f = (struct cg_frame){
+		.sym = kf->sym, .dso = kf->dso ? kf->dso : "[unknown]",
+		.sym_start = kf->sym ? kf->sym_id : 0, .flags = CG_FRAME_KERNEL,
+		.addr = !kf->sym && r->o->keep_addrs ? kf->addr : 0,
+	};
+	ret = callgraph_frame_id(cg, &f, id);
+	if (!ret) {
+		kf->cg_event = event + 1;
+		kf->cg_id = *id;
+	}
+	return ret;
 }
 
 /*
@@ -46,30 +76,20 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		   uint64_t addr, unsigned int cpumode, uint32_t *id)
 {
 	struct sym_result res = { .dso = "[unknown]" };
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	struct frame_cache_entry *c = frame_slot(r, pid, addr, cpumode);
+	struct frame_cache_entry *c;
 	struct cg_frame f;
 	int ret;
 
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return kernel_id(r, cg, event, (struct kframe *)(uintptr_t)addr, id);
+	c = frame_slot(r, pid, addr, cpumode);
 	if (!c)
 		return unresolved_id(r, cg, addr, id);
-	if (kernel)
-		pid = -1;
-	if (c->addr != addr || c->pid != pid || c->kernel != kernel || c->kgen != r->kgen ||
-	    c->gen != (kernel ? r->kgen : r->gen)) {
-		if (kernel) {
-			const struct kframe *kf = (const void *)(uintptr_t)addr;
-
-			res = (struct sym_result){
-				.sym = kf->sym, .dso = kf->dso, .sym_id = kf->sym_id,
-				.dso_addr = kf->addr,
-			};
-		} else {
-			sym_session_resolve(r->sym, pid, addr, false, &res);
-		}
+	if (c->addr != addr || c->pid != pid || c->kgen != r->kgen || c->gen != r->gen) {
+		sym_session_resolve(r->sym, pid, addr, false, &res);
 		*c = (struct frame_cache_entry){
-			.addr = addr, .pid = pid, .gen = kernel ? r->kgen : r->gen, .kgen = r->kgen,
-			.kernel = kernel, .sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
+			.addr = addr, .pid = pid, .gen = r->gen, .kgen = r->kgen,
+			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
 			/*
 			 * perf keeps same-named symbols of a module apart by their start. A
 			 * library's runtime start differs between the processes mapping it, so
@@ -85,7 +105,6 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 	}
 	f = (struct cg_frame){
 		.sym = c->sym, .dso = c->dso, .sym_start = c->sym ? c->sym_start : 0,
-		.flags = kernel ? CG_FRAME_KERNEL : 0,
 		.addr = !c->sym && r->o->keep_addrs ? c->sym_start : 0,
 	};
 	ret = callgraph_frame_id(cg, &f, id);
