@@ -75,12 +75,19 @@ struct frame_cache {
 	uint32_t			*gens;
 	size_t				nr_pids, alloc_pids;
 	uint32_t			next_gen;
+	/*
+	 * The last pid asked for and its gen, and the kernel's (each stack asks for both), until
+	 * the next invalidation.
+	 */
+	int32_t				last_pid;
+	uint32_t			last_gen, last_kgen;
+	bool				last_ok, last_kok;
 };
 
 int frame_cache_init(struct frame_cache *c);
 void frame_cache_release(struct frame_cache *c);
 /* The current generation of @pid's address space (-1: the kernel's). */
-uint32_t frame_cache_gen(const struct frame_cache *c, int32_t pid);
+uint32_t frame_cache_gen(struct frame_cache *c, int32_t pid);
 /* @pid's address space changes (MMAP, FORK); -1: the kernel's. 0 or -ENOMEM. */
 int frame_cache_invalidate(struct frame_cache *c, int32_t pid);
 /* The slot for (pid, addr): a hit when its key and generations match. */
