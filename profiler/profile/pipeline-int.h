@@ -52,21 +52,20 @@ const char *comm_table_get(const struct comm_table *t, int32_t tid);
 void comm_table_release(struct comm_table *t);
 
 /*
- * Resolved user frames by (pid, address) (kernel frames keep their ids in their struct kframe):
- * a symbolize lookup costs a hash of its own, and a distinct stack repeats most frames of the one
- * before. Direct mapped. An entry also keeps the frame's id in the call graph, so that adding a
- * stack hashes no frame. Each entry records the generation of its address space (and of the
- * kernel's): an MMAP or FORK gives the task a new one, so its old entries stop matching without
- * being searched for.
+ * Resolved user frames by (pid, address): a symbolize lookup costs a hash of its own, and a
+ * distinct stack repeats most frames of the one before. Direct mapped. An entry points to the
+ * interned struct nframe of the result, which keeps the frame's id in the call graph, so that
+ * adding a stack hashes no frame. Each entry records the generation of its address space (and
+ * of the kernel's): an MMAP or FORK gives the task a new one, so its old entries stop matching
+ * without being searched for.
  */
+struct nframe;
+
 struct frame_cache_entry {
 	uint64_t	addr;
 	int32_t		pid;
 	uint32_t	gen, kgen;
-	/* The frame's id in the call graph of event cg_event - 1 (0: none yet). */
-	uint32_t	cg_event, cg_id;
-	const char	*sym, *dso;	/* owned by the sym_session */
-	uint64_t	sym_start;	/* sym_result.sym_id; unresolved: .dso_addr */
+	struct nframe	*f;		/* what it resolved to; NULL: empty */
 };
 
 struct frame_cache {
@@ -208,7 +207,7 @@ struct pipe_stack {
 	 * ip, so the ip is not resolved on its own.
 	 */
 	bool		ip_first;
-	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct kframe *. */
+	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct nframe *. */
 	uint64_t	ip, period, samples;
 };
 
@@ -311,28 +310,49 @@ bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_
 /* ---- the kernel side (pipeline-kernel.c) -------------------------------------------------- */
 
 /*
- * A kernel frame, named on the reading side: one per distinct (address, kernel maps), never
- * changed once made, so the resolving side keys its frame cache by the pointer. The strings
- * are the kernel side's session's; everything lives until kernel_side_release().
+ * A named frame: a kernel one per distinct (address, kernel maps), made by the kernel side on
+ * the reading thread; a user one per distinct symbolize result (symbol, module, identity),
+ * interned by the resolving side (struct nframe_table) and shared by every process and address
+ * that resolve alike. Never changed once made, apart from the resolving side's call graph id,
+ * so a stack's frames find their ids without hashing them again -- for user frames, across
+ * processes. The strings are the naming session's; everything lives until its maker is released.
  */
-struct kframe {
-	uint64_t	addr;
+struct nframe {
+	uint64_t	addr;		/* unresolved: the address perf script shows */
 	const char	*sym, *dso;	/* sym NULL: unresolved */
-	uint64_t	sym_id;
+	uint64_t	sym_id;		/* symbolize's identity of the symbol in its module */
 	/*
 	 * The frame's id in the call graph of event cg_event - 1 (0: none yet). Written by the
-	 * resolving side only (zero when the kframe is handed over), so a kernel frame costs no
-	 * frame cache probe there: its pointer is its key.
+	 * resolving side only (zero when a kernel frame is handed over): its pointer is its key.
 	 */
 	uint32_t	cg_event, cg_id;
 };
 
-struct kframe_slot {
-	uint64_t	addr;
-	struct kframe	*f;		/* NULL: empty */
+struct nframe_chunk;
+
+/* A new zeroed nframe from the chunks at *@chunks; NULL on ENOMEM. */
+struct nframe *nframe_new(struct nframe_chunk **chunks);
+void nframe_chunks_free(struct nframe_chunk **chunks);
+
+/* User nframes by what they name (open addressing). Zero-initialised is empty. */
+struct nframe_table {
+	struct nframe		**tab;
+	size_t			nr, alloc;
+	struct nframe_chunk	*chunks;
 };
 
-struct kframe_chunk;
+/*
+ * The one nframe of (@sym, @dso, @id) (@addr: the unresolved frame's address, @id then too);
+ * NULL on ENOMEM. Strings are compared by pointer: they are pooled by the session.
+ */
+struct nframe *nframe_intern(struct nframe_table *t, const char *sym, const char *dso,
+			     uint64_t id, uint64_t addr);
+void nframe_table_release(struct nframe_table *t);
+
+struct kframe_slot {
+	uint64_t	addr;
+	struct nframe	*f;		/* NULL: empty */
+};
 
 /*
  * The kernel's symbols, loaded by a thread of their own while the file is read (kallsyms: ~50 ms
@@ -351,7 +371,7 @@ struct kernel_side {
 	bool			loaded;		/* set by the loading thread when done */
 	int			ret;		/* its result */
 	struct kframe_slot	*cache;		/* by address, direct mapped */
-	struct kframe_chunk	*chunks;	/* the kframes */
+	struct nframe_chunk	*chunks;	/* the kernel nframes */
 	struct pipe_batch	*pending;	/* full, waiting for the symbols, in order */
 	size_t			nr_pending, alloc_pending;
 	char			err[256];
@@ -385,6 +405,7 @@ struct resolver {
 	size_t				nr_attrs;
 	struct comm_table		comms;
 	struct frame_cache		frames_seen;
+	struct nframe_table		names;		/* the user frames */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
 	uint32_t			ids[RESOLVE_MAX_STACK + 2];

@@ -36,83 +36,73 @@ static struct frame_cache_entry *frame_slot(struct resolver *r, int32_t pid, uin
 }
 
 /*
- * The call graph id of a kernel frame, which the kernel side made a pointer to its struct
- * kframe: one per (address, kernel maps), so the id is kept in it rather than in the frame
- * cache (no probe, and the cache keeps its slots for user frames).
+ * The call graph id of a named frame (struct nframe: a kernel one per (address, kernel maps), a
+ * user one per symbolize result), kept in it: a kernel frame needs no frame cache probe, and a
+ * user frame's id serves every process that resolves to it.
  */
-static int kernel_id(struct resolver *r, struct callgraph *cg, uint32_t event,
-		     struct kframe *kf, uint32_t *id)
+static int named_id(struct resolver *r, struct callgraph *cg, uint32_t event, struct nframe *nf,
+		    unsigned int flags, uint32_t *id)
 {
 	struct cg_frame f;
 	int ret;
 
-	if (kf->cg_event == event + 1) {
-		*id = kf->cg_id;
+	if (nf->cg_event == event + 1) {
+		*id = nf->cg_id;
 		return 0;
 	}
 	/*
-	 * perf keeps same-named symbols apart by their start (sym_id); an unresolved frame keeps
-	 * the address perf script shows (collapse --addrs).
+	 * perf keeps same-named symbols of a module apart by their start. A library's runtime
+	 * start differs between the processes mapping it, so the frame carries symbolize's
+	 * per-module identity (sym_id) instead. An unresolved frame keeps the address perf
+	 * script shows (collapse --addrs).
 	 */
 	f = (struct cg_frame){
-		.sym = kf->sym, .dso = kf->dso ? kf->dso : "[unknown]",
-		.sym_start = kf->sym ? kf->sym_id : 0, .flags = CG_FRAME_KERNEL,
-		.addr = !kf->sym && r->o->keep_addrs ? kf->addr : 0,
+		.sym = nf->sym, .dso = nf->dso ? nf->dso : "[unknown]",
+		.sym_start = nf->sym ? nf->sym_id : 0, .flags = flags,
+		.addr = !nf->sym && r->o->keep_addrs ? nf->addr : 0,
 	};
 	ret = callgraph_frame_id(cg, &f, id);
 	if (!ret) {
-		kf->cg_event = event + 1;
-		kf->cg_id = *id;
+		nf->cg_event = event + 1;
+		nf->cg_id = *id;
 	}
 	return ret;
 }
 
 /*
  * The call graph id of @addr resolved in @pid's address space, or of the kernel frame @addr
- * points to (struct kframe, named by the kernel side), for the graph @cg of event @event. A hit
- * in the frame cache costs one probe; a miss asks the symbolizer (user frames) and the graph.
+ * points to (struct nframe, named by the kernel side), for the graph @cg of event @event. A hit
+ * in the frame cache costs one probe; a miss asks the symbolizer, and the graph only for a
+ * frame no process resolved to before.
  */
 static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
 		   uint64_t addr, unsigned int cpumode, uint32_t *id)
 {
-	struct sym_result res = { .dso = "[unknown]" };
 	struct frame_cache_entry *c;
-	struct cg_frame f;
-	int ret;
 
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return kernel_id(r, cg, event, (struct kframe *)(uintptr_t)addr, id);
+		return named_id(r, cg, event, (struct nframe *)(uintptr_t)addr, CG_FRAME_KERNEL, id);
 	c = frame_slot(r, pid, addr, cpumode);
 	if (!c)
 		return unresolved_id(r, cg, addr, id);
-	if (c->addr != addr || c->pid != pid || c->kgen != r->kgen || c->gen != r->gen) {
+	if (!c->f || c->addr != addr || c->pid != pid || c->kgen != r->kgen || c->gen != r->gen) {
+		struct sym_result res = { .dso = "[unknown]" };
+		struct nframe *f;
+
+		uint64_t unresolved_at;
+
 		sym_session_resolve(r->sym, pid, addr, false, &res);
+		/* unresolved frames of a module are one frame, unless their addresses are shown */
+		unresolved_at = !res.sym && r->o->keep_addrs ? res.dso_addr : 0;
+		f = nframe_intern(&r->names, res.sym, res.dso ? res.dso : "[unknown]",
+				  res.sym ? res.sym_id : unresolved_at, unresolved_at);
+		if (!f)
+			return -ENOMEM;
 		*c = (struct frame_cache_entry){
-			.addr = addr, .pid = pid, .gen = r->gen, .kgen = r->kgen,
-			.sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
-			/*
-			 * perf keeps same-named symbols of a module apart by their start. A
-			 * library's runtime start differs between the processes mapping it, so
-			 * the frame carries symbolize's per-module identity instead. An
-			 * unresolved frame keeps the address perf script shows (collapse --addrs).
-			 */
-			.sym_start = res.sym ? res.sym_id : res.dso_addr,
+			.addr = addr, .pid = pid, .gen = r->gen, .kgen = r->kgen, .f = f,
 		};
 	}
-	if (c->cg_event == event + 1) {
-		*id = c->cg_id;
-		return 0;
-	}
-	f = (struct cg_frame){
-		.sym = c->sym, .dso = c->dso, .sym_start = c->sym ? c->sym_start : 0,
-		.addr = !c->sym && r->o->keep_addrs ? c->sym_start : 0,
-	};
-	ret = callgraph_frame_id(cg, &f, id);
-	if (!ret) {
-		c->cg_event = event + 1;
-		c->cg_id = *id;
-	}
-	return ret;
+	return named_id(r, cg, event, c->f, 0, id);
 }
 
 /*
@@ -352,6 +342,7 @@ void resolver_release(struct resolver *r)
 	free(r->cgs);
 	comm_table_release(&r->comms);
 	frame_cache_release(&r->frames_seen);
+	nframe_table_release(&r->names);
 	sym_session_free(r->sym);
 	memset(r, 0, sizeof(*r));
 }
