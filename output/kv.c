@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kv.c - key/value lists: LKP's "key: value" text and flat JSON objects (stats.json).
+ * kv.c - writing key/value lists (lib.h): LKP's "key: value" text and flat JSON objects
+ * (stats.json).
  */
 #include <errno.h>
 #include <math.h>
@@ -8,44 +9,6 @@
 #include <string.h>
 
 #include "output/output-int.h"
-
-int kv_list_add(struct kv_list *l, const char *key, double value)
-{
-	char *copy;
-
-	if (!l || !key)
-		return -EINVAL;
-	if (array_reserve((void **)&l->items, &l->alloc, l->nr + 1, sizeof(*l->items)))
-		return -ENOMEM;
-	copy = strdup(key);
-	if (!copy)
-		return -ENOMEM;
-	l->items[l->nr++] = (struct kv){ .key = copy, .value = value };
-	return 0;
-}
-
-static int kv_cmp(const void *a, const void *b)
-{
-	const struct kv *x = a, *y = b;
-
-	return strcmp(x->key, y->key);	/* strcmp compares as unsigned char: byte order */
-}
-
-void kv_list_sort(struct kv_list *l)
-{
-	if (l->nr > 1)
-		qsort(l->items, l->nr, sizeof(*l->items), kv_cmp);
-}
-
-void kv_list_release(struct kv_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free(l->items[i].key);
-	free(l->items);
-	memset(l, 0, sizeof(*l));
-}
 
 static int write_status(FILE *fp)
 {

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "profiler/lib/lib.h"
+
 /* ---- call graph -------------------------------------------------------------------------- */
 
 struct callgraph;
@@ -114,19 +116,7 @@ int callgraph_for_each(const struct callgraph *cg, cg_stack_fn fn, void *arg);
 
 /* ---- key/value lists (LKP metrics, stats.json) ------------------------------------------- */
 
-struct kv {
-	char	*key;		/* owned by the list */
-	double	value;
-};
-
-struct kv_list {
-	struct kv	*items;
-	size_t		nr, alloc;
-};
-
-int kv_list_add(struct kv_list *l, const char *key, double value);
-void kv_list_sort(struct kv_list *l);			/* bytewise by key */
-void kv_list_release(struct kv_list *l);		/* frees items; the list is reusable */
+/* struct kv_list and its add/set/get/sort/release are lib.h's; the writers are here. */
 /*
  * The same object with one more member @member (last, after the keys) whose value
  * @write_value writes (0 or -errno).

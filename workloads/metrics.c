@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * metrics.c - the key -> number list the parsers fill, and the <test>.time.* keys LKP derives
- * from GNU time's report (programs/time/parse), computed here from a wait4() rusage.
+ * metrics.c - the <test>.time.* keys LKP derives from GNU time's report (programs/time/parse),
+ * computed here from a wait4() rusage.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,48 +11,6 @@
 #include <unistd.h>
 
 #include "workloads/wl-int.h"
-
-int wl_metrics_set(struct wl_metrics *m, const char *key, double value)
-{
-	struct wl_metric *v;
-
-	for (size_t i = 0; i < m->nr; i++)
-		if (!strcmp(m->v[i].key, key)) {
-			m->v[i].value = value;
-			return 0;
-		}
-	if (m->nr == m->alloc) {
-		size_t alloc = m->alloc ? m->alloc * 2 : 16;
-
-		v = realloc(m->v, alloc * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		m->v = v;
-		m->alloc = alloc;
-	}
-	m->v[m->nr].key = strdup(key);
-	if (!m->v[m->nr].key)
-		return -ENOMEM;
-	m->v[m->nr++].value = value;
-	return 0;
-}
-
-const double *wl_metrics_get(const struct wl_metrics *m, const char *key)
-{
-	for (size_t i = 0; i < m->nr; i++)
-		if (!strcmp(m->v[i].key, key))
-			return &m->v[i].value;
-	return NULL;
-}
-
-void wl_metrics_release(struct wl_metrics *m)
-{
-	for (size_t i = 0; i < m->nr; i++)
-		free(m->v[i].key);
-	free(m->v);
-	m->v = NULL;
-	m->nr = m->alloc = 0;
-}
 
 static double tv_sec(const struct timeval *tv)
 {
@@ -66,7 +24,7 @@ static double centi(double s)
 }
 
 int wl_time_metrics(const char *prefix, const struct rusage *ru, double elapsed_s,
-		    int wait_status, struct wl_metrics *m)
+		    int wait_status, struct kv_list *m)
 {
 	const double user = centi(tv_sec(&ru->ru_utime)), sys = centi(tv_sec(&ru->ru_stime));
 	const double elapsed = centi(elapsed_s);
@@ -103,7 +61,7 @@ int wl_time_metrics(const char *prefix, const struct rusage *ru, double elapsed_
 
 	for (size_t i = 0; !ret && i < sizeof(keys) / sizeof(keys[0]); i++) {
 		snprintf(key, sizeof(key), "%s.time.%s", prefix, keys[i].key);
-		ret = wl_metrics_set(m, key, keys[i].v);
+		ret = kv_list_set(m, key, keys[i].v);
 	}
 	return ret;
 }

@@ -77,11 +77,11 @@ static double printed(const char *fmt, double v)
 	return strtod(buf, NULL);
 }
 
-static int put(struct wl_metrics *m, const char *key, const char *fmt, double v)
+static int put(struct kv_list *m, const char *key, const char *fmt, double v)
 {
 	if (!isfinite(v))	/* Ruby prints NaN/Infinity, which dump-stat drops */
 		return 0;
-	return wl_metrics_set(m, key, printed(fmt, v));
+	return kv_list_set(m, key, printed(fmt, v));
 }
 
 /* One series (normal or "_fault"): per-iteration throughput and median, and the open iteration. */
@@ -111,7 +111,7 @@ static int close_sample(struct series *s, bool clear)
 	return ret;
 }
 
-static int emit_series(const struct series *s, const char *sfx, struct wl_metrics *m)
+static int emit_series(const struct series *s, const char *sfx, struct kv_list *m)
 {
 	char k[64];
 	double stddev;
@@ -258,7 +258,7 @@ static void series_release(struct series *s)
 	free(s->kbps.v);
 }
 
-int vmscal_parse(const char *text, size_t len, struct wl_metrics *m)
+int vmscal_parse(const char *text, size_t len, struct kv_list *m)
 {
 	struct vms_ctx *c = calloc(1, sizeof(*c));
 	int ret = 0, t;
@@ -299,7 +299,7 @@ int vmscal_parse(const char *text, size_t len, struct wl_metrics *m)
 /* programs/aim9/parse: rows "<no> <test> <elapsed> <count> <rate> <ops/sec> <units>". */
 struct aim9_ctx {
 	regex_t			row;
-	struct wl_metrics	*m;
+	struct kv_list	*m;
 };
 
 static int aim9_line_cb(const char *line, void *arg)
@@ -314,7 +314,7 @@ static int aim9_line_cb(const char *line, void *arg)
 		f[n++] = tok;
 	if (strstr(line, "Skipping") && n >= 2) {
 		snprintf(key, sizeof(key), "%s.skip", f[1]);
-		return wl_metrics_set(c->m, key, 1);
+		return kv_list_set(c->m, key, 1);
 	}
 	if (regexec(&c->row, line, 0, NULL, 0) || n < 6)
 		return 0;
@@ -325,11 +325,11 @@ static int aim9_line_cb(const char *line, void *arg)
 		if (end == f[5] || *end)	/* dump-stat drops non-numeric values */
 			return 0;
 		snprintf(key, sizeof(key), "%s.ops_per_sec", f[1]);
-		return wl_metrics_set(c->m, key, v);
+		return kv_list_set(c->m, key, v);
 	}
 }
 
-int aim9_parse(const char *text, size_t len, struct wl_metrics *m)
+int aim9_parse(const char *text, size_t len, struct kv_list *m)
 {
 	struct aim9_ctx c = { .m = m };
 	int ret;
@@ -343,17 +343,17 @@ int aim9_parse(const char *text, size_t len, struct wl_metrics *m)
 
 /* Here, not in registry.c: the workload programs link the registry but never parse (no libm). */
 int workload_parse_log(const struct workload *w, const char *text, size_t len,
-		       struct wl_metrics *m)
+		       struct kv_list *m)
 {
-	struct wl_metrics raw = { 0 };
+	struct kv_list raw = { 0 };
 	char key[256];
 	int ret;
 
 	ret = w->kind == WL_AIM9 ? aim9_parse(text, len, &raw) : vmscal_parse(text, len, &raw);
 	for (size_t i = 0; !ret && i < raw.nr; i++) {
-		snprintf(key, sizeof(key), "%s.%s", w->family, raw.v[i].key);
-		ret = wl_metrics_set(m, key, raw.v[i].value);
+		snprintf(key, sizeof(key), "%s.%s", w->family, raw.items[i].key);
+		ret = kv_list_set(m, key, raw.items[i].value);
 	}
-	wl_metrics_release(&raw);
+	kv_list_release(&raw);
 	return ret;
 }

@@ -23,23 +23,9 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-/* ---- metrics: a small key -> number list (library modules may not use output/) ---------- */
+#include "profiler/lib/lib.h"
 
-struct wl_metric {
-	char	*key;		/* owned by the list */
-	double	value;
-};
-
-struct wl_metrics {
-	struct wl_metric	*v;
-	size_t			nr, alloc;
-};
-
-/* Append (or overwrite, when the key is already there) one metric. 0 / -ENOMEM. */
-int wl_metrics_set(struct wl_metrics *m, const char *key, double value);
-/* The value of @key, or NULL. The pointer lives until the list changes. */
-const double *wl_metrics_get(const struct wl_metrics *m, const char *key);
-void wl_metrics_release(struct wl_metrics *m);	/* frees the items; the list is reusable */
+/* Metrics travel in lib.h's struct kv_list (kv_list_set/get/release). */
 
 /* ---- parameters -------------------------------------------------------------------------- */
 
@@ -178,11 +164,11 @@ int usemem_main(int argc, char **argv);
 
 /* LKP's parser for the workload's family, prefixed with the family ("vm-scalability.x"). */
 int workload_parse_log(const struct workload *w, const char *text, size_t len,
-		       struct wl_metrics *m);
+		       struct kv_list *m);
 /* programs/vm-scalability/parse over @text; keys without prefix ("throughput"). */
-int vmscal_parse(const char *text, size_t len, struct wl_metrics *m);
+int vmscal_parse(const char *text, size_t len, struct kv_list *m);
 /* programs/aim9/parse over @text; keys without prefix ("brk_test.ops_per_sec"). */
-int aim9_parse(const char *text, size_t len, struct wl_metrics *m);
+int aim9_parse(const char *text, size_t len, struct kv_list *m);
 
 /*
  * The <prefix>.time.* keys LKP derives from `time -v` (programs/time/parse), from a wait4()
@@ -190,6 +176,6 @@ int aim9_parse(const char *text, size_t len, struct wl_metrics *m);
  * caller applies LKP's "drop all-zero" rule.
  */
 int wl_time_metrics(const char *prefix, const struct rusage *ru, double elapsed_s,
-		    int wait_status, struct wl_metrics *m);
+		    int wait_status, struct kv_list *m);
 
 #endif

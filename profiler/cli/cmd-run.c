@@ -275,13 +275,13 @@ static int write_meta(FILE *fp, void *arg)
 }
 
 /* LKP's dump-stat drops series that are all zero: a run's zero values are not stats. */
-static int add_nonzero(struct wl_metrics *dst, const struct wl_metrics *src)
+static int add_nonzero(struct kv_list *dst, const struct kv_list *src)
 {
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < src->nr; i++)
-		if (src->v[i].value != 0)
-			ret = wl_metrics_set(dst, src->v[i].key, src->v[i].value);
+		if (src->items[i].value != 0)
+			ret = kv_list_set(dst, src->items[i].key, src->items[i].value);
 	return ret;
 }
 
@@ -319,10 +319,10 @@ static void report_log_errors(const char *logpath)
 /* Everything of one finished run into stats.json and meta.json in @dir. */
 static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpath,
 			   const struct run_result *res, const struct monitor *mon,
-			   struct run_profile *prof, const struct wl_metrics *counted,
+			   struct run_profile *prof, const struct kv_list *counted,
 			   double *main_value)
 {
-	struct wl_metrics all = { 0 }, part = { 0 };
+	struct kv_list all = { 0 }, part = { 0 };
 	char *path = NULL, metric[128];
 	const double *v;
 	size_t len = 0;
@@ -338,14 +338,14 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 	free(log);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
-	v = wl_metrics_get(&all, workload_main_metric(c->w, metric, sizeof(metric)));
+	v = kv_list_get(&all, workload_main_metric(c->w, metric, sizeof(metric)));
 	if (!ret && !v) {
 		pr_err("%s: no %s in the workload log", logpath, metric);
 		ret = -ENODATA;
 	}
 	if (v)
 		*main_value = *v;
-	wl_metrics_release(&part);
+	kv_list_release(&part);
 	if (!ret)
 		ret = wl_time_metrics(workload_family(c->w), &res->ru, res->elapsed, res->status,
 				      &part);
@@ -354,7 +354,7 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 	if (!ret)
 		ret = run_profile_metrics(prof, &part);
 	for (size_t i = 0; !ret && i < counted->nr; i++)
-		ret = wl_metrics_set(&part, counted->v[i].key, counted->v[i].value);
+		ret = kv_list_set(&part, counted->items[i].key, counted->items[i].value);
 	if (!ret)
 		ret = add_nonzero(&all, &part);
 	if (!ret && asprintf(&path, "%s/stats.json", dir) < 0)
@@ -368,8 +368,8 @@ static int write_run_stats(struct run_ctx *c, const char *dir, const char *logpa
 	if (!ret && (ret = write_file_atomic(path, write_meta, c)))
 		pr_err("%s: %s", path, strerror(-ret));
 	free(path);
-	wl_metrics_release(&part);
-	wl_metrics_release(&all);
+	kv_list_release(&part);
+	kv_list_release(&all);
 	return ret;
 }
 
@@ -434,7 +434,7 @@ static int run_once(struct run_ctx *c)
 	struct run_result res = { 0 };
 	struct run_profile *prof = NULL;
 	struct stat_session *counters = NULL;
-	struct wl_metrics counted = { 0 };
+	struct kv_list counted = { 0 };
 	struct wl_env *env = NULL;
 	struct monitor *mon = NULL;
 	double main_value = 0;
@@ -564,7 +564,7 @@ out:
 	}
 	run_profile_free(prof);
 	run_counters_stop(counters, &counted);	/* when a failure came before the stop */
-	wl_metrics_release(&counted);
+	kv_list_release(&counted);
 	monitor_free(mon);
 	if (workload_cleanup(env, err, sizeof(err))) {
 		pr_err("restoring the system after %s: %s", workload_name(c->w), err);

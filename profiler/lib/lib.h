@@ -105,4 +105,25 @@ void *zalloc_table(size_t n, size_t size);
  */
 void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
 
+/* ---- key -> number lists (metrics, keys; lib/kv.c) --------------------------------------- */
+
+struct kv {
+	char	*key;		/* owned by the list */
+	double	value;
+};
+
+struct kv_list {
+	struct kv	*items;
+	size_t		nr, alloc;
+};
+
+/* Append (a key may then appear twice: the fast path for lists built once). 0 / -errno. */
+int kv_list_add(struct kv_list *l, const char *key, double value);
+/* Overwrite @key's value, or append it. 0 / -ENOMEM. */
+int kv_list_set(struct kv_list *l, const char *key, double value);
+/* The value of @key (the first), or NULL. The pointer lives until the list changes. */
+const double *kv_list_get(const struct kv_list *l, const char *key);
+void kv_list_sort(struct kv_list *l);			/* bytewise by key */
+void kv_list_release(struct kv_list *l);		/* frees items; the list is reusable */
+
 #endif

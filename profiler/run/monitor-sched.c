@@ -82,7 +82,7 @@ static const char *section_of(const char *line)
 	return NULL;
 }
 
-int sched_debug_parse(const char *text, struct wl_metrics *out)
+int sched_debug_parse(const char *text, struct kv_list *out)
 {
 	static const char *const stats[] = { "max", "min", "avg", "stddev" };
 	struct acc_set set = { 0 };
@@ -119,7 +119,7 @@ int sched_debug_parse(const char *text, struct wl_metrics *out)
 
 		for (size_t s = 0; !ret && s < 4; s++) {
 			snprintf(key, sizeof(key), "sched_debug.%s.%s", a->name, stats[s]);
-			ret = wl_metrics_set(out, key, vals[s]);
+			ret = kv_list_set(out, key, vals[s]);
 		}
 	}
 	for (size_t i = 0; i < set.nr; i++)
@@ -129,20 +129,20 @@ int sched_debug_parse(const char *text, struct wl_metrics *out)
 }
 
 /* latency_stats.<what>.<chain> += @v (or max= with @max) */
-static int merge(struct wl_metrics *out, const char *what, const char *chain, double v,
+static int merge(struct kv_list *out, const char *what, const char *chain, double v,
 		 bool max)
 {
 	char key[800];
 	const double *old;
 
 	snprintf(key, sizeof(key), "latency_stats.%s.%s", what, chain);
-	old = wl_metrics_get(out, key);
+	old = kv_list_get(out, key);
 	if (old)
 		v = max ? fmax(*old, v) : *old + v;
-	return wl_metrics_set(out, key, v);
+	return kv_list_set(out, key, v);
 }
 
-int latency_stats_parse(const char *text, struct wl_metrics *out)
+int latency_stats_parse(const char *text, struct kv_list *out)
 {
 	const char *p = text;
 	char line[1024], chain[700], key[800];
@@ -173,16 +173,16 @@ int latency_stats_parse(const char *text, struct wl_metrics *out)
 	}
 	/* avg = sum / hits of each (merged) chain */
 	for (size_t i = 0, n = out->nr; !ret && i < n; i++) {
-		const char *k = out->v[i].key;
+		const char *k = out->items[i].key;
 		const double *sum;
 
 		if (strncmp(k, "latency_stats.hits.", 19))
 			continue;
 		snprintf(key, sizeof(key), "latency_stats.sum.%s", k + 19);
-		sum = wl_metrics_get(out, key);
+		sum = kv_list_get(out, key);
 		snprintf(key, sizeof(key), "latency_stats.avg.%s", k + 19);
 		if (sum)
-			ret = wl_metrics_set(out, key, *sum / out->v[i].value);
+			ret = kv_list_set(out, key, *sum / out->items[i].value);
 	}
 	return ret;
 }

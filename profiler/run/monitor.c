@@ -258,7 +258,7 @@ static int sample_nodes(struct monitor *m)
 static int sample_sched_debug(struct monitor *m, double now)
 {
 	static bool said;
-	struct wl_metrics snap = { 0 };
+	struct kv_list snap = { 0 };
 	char *text = NULL;
 	size_t len;
 	int ret = -ENOENT;
@@ -275,8 +275,8 @@ static int sample_sched_debug(struct monitor *m, double now)
 	}
 	ret = sched_debug_parse(text, &snap);
 	for (size_t i = 0; !ret && i < snap.nr; i++)
-		ret = series_add(&m->sched, snap.v[i].key, i, snap.v[i].value);
-	wl_metrics_release(&snap);
+		ret = series_add(&m->sched, snap.items[i].key, i, snap.items[i].value);
+	kv_list_release(&snap);
 	free(text);
 	return ret;
 }
@@ -357,7 +357,7 @@ static bool numa_vmstat_is_counter(const char *name)
 
 /* prefix.<name> = mean of each series (or last - first where @is_counter says so) */
 static int set_metrics(const struct series_set *set, const char *prefix,
-		       bool (*is_counter)(const char *), struct wl_metrics *out)
+		       bool (*is_counter)(const char *), struct kv_list *out)
 {
 	char key[300];
 	int ret = 0;
@@ -366,7 +366,7 @@ static int set_metrics(const struct series_set *set, const char *prefix,
 		const struct series *s = &set->s[i];
 
 		snprintf(key, sizeof(key), "%s.%s", prefix, s->name);
-		ret = wl_metrics_set(out, key, is_counter && is_counter(s->name) ?
+		ret = kv_list_set(out, key, is_counter && is_counter(s->name) ?
 					       s->last - s->first : s->sum / (double)s->n);
 	}
 	return ret;
@@ -377,7 +377,7 @@ static double mean(const struct series *s)
 	return s->n ? s->sum / (double)s->n : 0;
 }
 
-int monitor_metrics(const struct monitor *m, struct wl_metrics *out)
+int monitor_metrics(const struct monitor *m, struct kv_list *out)
 {
 	char key[200];
 	int ret = 0;
@@ -386,25 +386,25 @@ int monitor_metrics(const struct monitor *m, struct wl_metrics *out)
 		const struct series *s = &m->vmstat.s[i];
 
 		snprintf(key, sizeof(key), "proc-vmstat.%s", s->name);
-		ret = wl_metrics_set(out, key, vmstat_is_counter(s->name) ? s->last - s->first
+		ret = kv_list_set(out, key, vmstat_is_counter(s->name) ? s->last - s->first
 									   : mean(s));
 	}
 	for (size_t i = 0; !ret && i < m->meminfo.nr; i++) {
 		const struct series *s = &m->meminfo.s[i];
 
 		snprintf(key, sizeof(key), "meminfo.%s", s->name);
-		ret = wl_metrics_set(out, key, mean(s));
+		ret = kv_list_set(out, key, mean(s));
 		if (!ret && !strcmp(s->name, "Memused"))
-			ret = wl_metrics_set(out, "meminfo.max_used_kB", s->max);
+			ret = kv_list_set(out, "meminfo.max_used_kB", s->max);
 	}
 	for (size_t i = 0; !ret && i < m->rates.nr; i++)
-		ret = wl_metrics_set(out, m->rates.s[i].name, mean(&m->rates.s[i]));
+		ret = kv_list_set(out, m->rates.s[i].name, mean(&m->rates.s[i]));
 	if (!ret)
 		ret = set_metrics(&m->numa_vmstat, "numa-vmstat", numa_vmstat_is_counter, out);
 	if (!ret)
 		ret = set_metrics(&m->numa_meminfo, "numa-meminfo", NULL, out);
 	for (size_t i = 0; !ret && i < m->sched.nr; i++)	/* keys are complete */
-		ret = wl_metrics_set(out, m->sched.s[i].name, mean(&m->sched.s[i]));
+		ret = kv_list_set(out, m->sched.s[i].name, mean(&m->sched.s[i]));
 	if (!ret && !access(LATENCY_STATS, R_OK)) {
 		char *text = NULL;
 		size_t len;

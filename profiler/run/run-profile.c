@@ -311,12 +311,12 @@ int run_profile_stop(struct run_profile *rp, const char *dir)
 	return ret;
 }
 
-int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out)
+int run_profile_metrics(struct run_profile *rp, struct kv_list *out)
 {
 	int ret = 0;
 
 	for (size_t i = 0; rp && !ret && i < rp->keys.nr; i++)
-		ret = wl_metrics_set(out, rp->keys.items[i].key, rp->keys.items[i].value);
+		ret = kv_list_set(out, rp->keys.items[i].key, rp->keys.items[i].value);
 	return ret;
 }
 
@@ -383,7 +383,7 @@ int run_counters_start(struct stat_session **out)
 	return ret;
 }
 
-int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
+int run_counters_stop(struct stat_session *s, struct kv_list *out)
 {
 	struct kv_list keys = { 0 };
 	int ret;
@@ -392,7 +392,7 @@ int run_counters_stop(struct stat_session *s, struct wl_metrics *out)
 		return 0;
 	ret = stat_session_stop(s, &keys, NULL);
 	for (size_t i = 0; !ret && i < keys.nr; i++)
-		ret = wl_metrics_set(out, keys.items[i].key, keys.items[i].value);
+		ret = kv_list_set(out, keys.items[i].key, keys.items[i].value);
 	kv_list_release(&keys);
 	return ret;
 }

@@ -78,19 +78,19 @@ int run_remove_tree(const char *path)
 
 static int write_stats(FILE *fp, void *arg)
 {
-	const struct wl_metrics *m = arg;
+	const struct kv_list *m = arg;
 	struct kv_list l = { 0 };
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < m->nr; i++)
-		ret = kv_list_add(&l, m->v[i].key, m->v[i].value);
+		ret = kv_list_add(&l, m->items[i].key, m->items[i].value);
 	if (!ret)
 		ret = kv_list_write_json(fp, &l);
 	kv_list_release(&l);
 	return ret;
 }
 
-int run_write_stats(const char *path, const struct wl_metrics *m)
+int run_write_stats(const char *path, const struct kv_list *m)
 {
 	return write_file_atomic(path, write_stats, (void *)m);
 }

@@ -24,7 +24,7 @@ void run_profile_pause(struct run_profile *rp, bool pause);
 /* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */
 int run_profile_stop(struct run_profile *rp, const char *dir);
 /* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
-int run_profile_metrics(struct run_profile *rp, struct wl_metrics *out);
+int run_profile_metrics(struct run_profile *rp, struct kv_list *out);
 /* The title of the next profiles' flamegraph.svg (copied; NULL: the default). */
 void run_profile_set_title(const char *title);
 /* The event that was sampled, or NULL before the first profile. */
@@ -40,7 +40,7 @@ struct stat_session;
  */
 int run_counters_start(struct stat_session **out);
 /* Stop counting (NULL-safe) and append the perf-stat.* keys to @out. */
-int run_counters_stop(struct stat_session *s, struct wl_metrics *out);
+int run_counters_stop(struct stat_session *s, struct kv_list *out);
 
 /* Free what the module keeps across runs (the latest event name and keys). */
 void run_profile_exit(void);
@@ -66,7 +66,7 @@ int run_remove_tree(const char *path);
 
 /* Write @path via "<path>.tmp" + rename; @fn writes the content. 0 / -errno. */
 /* A flat JSON object {"key": number} (stats.json), keys in the list's order. */
-int run_write_stats(const char *path, const struct wl_metrics *m);
+int run_write_stats(const char *path, const struct kv_list *m);
 /*
  * Append the run whose stats.json is @stats_json as one more column of <base>/matrix.json
  * (created when absent); a reason in @err on failure. 0 / -errno.
@@ -159,7 +159,7 @@ int monitor_sample(struct monitor *m);
  * meminfo.* (mean; plus Memused and max_used_kB), mpstat.cpu.all.*% and vmstat.system.{in,cs}
  * (means over the 1-s intervals; need two samples).
  */
-int monitor_metrics(const struct monitor *m, struct wl_metrics *out);
+int monitor_metrics(const struct monitor *m, struct kv_list *out);
 void monitor_free(struct monitor *m);	/* NULL-safe */
 
 /*
@@ -167,11 +167,11 @@ void monitor_free(struct monitor *m);	/* NULL-safe */
  * cpu#N, cfs_rq[N]:/, rt_rq[N]: and dl_rq[N]: sections, sched_debug.<section>.<field>.{max,
  * min,avg,stddev} across CPUs (monitor-sched.c). 0 / -ENOMEM.
  */
-int sched_debug_parse(const char *text, struct wl_metrics *out);
+int sched_debug_parse(const char *text, struct kv_list *out);
 /*
  * /proc/latency_stats ("count total_us max_us frame...") as latency_stats.{hits,sum,max,avg}.
  * <first 5 frames joined by '.'>; back traces that share those frames are merged.
  */
-int latency_stats_parse(const char *text, struct wl_metrics *out);
+int latency_stats_parse(const char *text, struct kv_list *out);
 
 #endif

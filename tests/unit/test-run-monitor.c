@@ -10,9 +10,9 @@
 #include "profiler/run/run.h"
 #include "tests/tap.h"
 
-static double get(const struct wl_metrics *m, const char *key)
+static double get(const struct kv_list *m, const char *key)
 {
-	const double *v = wl_metrics_get(m, key);
+	const double *v = kv_list_get(m, key);
 
 	return v ? *v : NAN;
 }
@@ -57,7 +57,7 @@ static const char sched_debug[] =
 
 static void test_sched_debug(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	ok(!sched_debug_parse(sched_debug, &m), "parse");
 	is_double(get(&m, "sched_debug.cpu.nr_running.avg"), 2, 1e-12, "cpu: avg over CPUs");
@@ -71,15 +71,15 @@ static void test_sched_debug(void)
 	is_double(get(&m, "sched_debug.cfs_rq:/.load.stddev"), 1024, 1e-9, "cfs_rq stddev");
 	is_double(get(&m, "sched_debug.rt_rq:.rt_nr_running.avg"), 1, 1e-12, "rt_rq:");
 	ok(isnan(get(&m, "sched_debug.sysctl_sched.sysctl_sched_base_slice.avg")) &&
-	   !wl_metrics_get(&m, "sched_debug.cpu.S.avg"), "no keys outside the sections");
+	   !kv_list_get(&m, "sched_debug.cpu.S.avg"), "no keys outside the sections");
 	is_int((long)m.nr, 6 * 4, "6 fields x {max,min,avg,stddev}");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 	ok(!sched_debug_parse("", &m) && m.nr == 0, "empty text: no keys");
 }
 
 static void test_latency_stats(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 	static const char text[] =
 		"Latency Top version : v0.1\n"
 		"10 1000 300 futex_wait_queue_me futex_wait do_futex SyS_futex "
@@ -102,8 +102,8 @@ static void test_latency_stats(void)
 	snprintf(key, sizeof(key), "latency_stats.avg.%s", chain);
 	is_double(get(&m, key), 5000.0 / 15, 1e-9, "avg = sum / hits");
 	is_double(get(&m, "latency_stats.avg.pipe_read.vfs_read"), 25, 1e-12, "short chains");
-	ok(!wl_metrics_get(&m, "latency_stats.hits.never_hit"), "no key without hits");
-	wl_metrics_release(&m);
+	ok(!kv_list_get(&m, "latency_stats.hits.never_hit"), "no key without hits");
+	kv_list_release(&m);
 }
 
 int main(void)

@@ -13,22 +13,22 @@
 #include "tests/tap.h"
 #include "workloads/workloads.h"
 
-static double get(const struct wl_metrics *m, const char *key)
+static double get(const struct kv_list *m, const char *key)
 {
-	const double *v = wl_metrics_get(m, key);
+	const double *v = kv_list_get(m, key);
 
 	return v ? *v : NAN;
 }
 
-static void parse(const char *text, struct wl_metrics *m)
+static void parse(const char *text, struct kv_list *m)
 {
-	wl_metrics_release(m);
+	kv_list_release(m);
 	ok(!vmscal_parse(text, strlen(text), m), "vmscal_parse ok");
 }
 
 static void test_single_iteration(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	/* one ./case marker: stddev% is n times the relative stddev of the workers (sic) */
 	parse("2024-06-20 10:10:10  ./case-anon-w-seq\n"
@@ -45,12 +45,12 @@ static void test_single_iteration(void)
 	   "median_stddev%% is 0 with one iteration");
 	is_double(get(&m, "free_time"), 0.056685, 1e-12, "free_time = mean of the free lines");
 	is_double(get(&m, "workload"), 2 * 603979776.0 / 1024, 0, "workload = bytes / 1024");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 static void test_iterations(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	parse("./case-anon-w-rand-mt\n"
 	      "100 bytes / 1 usecs = 10 KB/s\n"
@@ -67,12 +67,12 @@ static void test_iterations(void)
 	is_double(get(&m, "median_stddev%"), 42.8571, 0, "median_stddev%% (%%g)");
 	is_double(get(&m, "workload"), 700.0 / 1024, 0.005, "workload over all iterations");
 	ok(isnan(get(&m, "free_time")), "no free_time without free lines");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 static void test_truncate_lines(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	parse("./case-truncate-seq\n"
 	      "1073741824 bytes faulted in 12.5-10.5 seconds\n"
@@ -81,16 +81,16 @@ static void test_truncate_lines(void)
 	is_double(get(&m, "throughput_fault"), 524288, 0, "faulted: the _fault series");
 	is_double(get(&m, "workload"), 1048576, 0, "faulted bytes are not in workload");
 	is_double(get(&m, "stddev%"), 0, 0, "one worker: stddev 0");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 static void test_no_values(void)
 {
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	parse("./case-anon-w-seq\nusemem: mmap failed: Cannot allocate memory\n", &m);
 	is_int(m.nr, 0, "a log without result lines gives no metrics (never a zero)");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 static void test_aim9(void)
@@ -100,14 +100,14 @@ static void test_aim9(void)
 		"TCP/IP Messages/second\n"
 		"Test Elapsed Iteration\n"
 		"     2 brk_test       Skipping to next test.\n";
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	ok(!aim9_parse(text, sizeof(text) - 1, &m), "aim9_parse ok");
 	is_double(get(&m, "tcp_test.ops_per_sec"), 17694.60, 1e-9,
 		  "field 6 of the row (LKP fixture)");
 	is_double(get(&m, "brk_test.skip"), 1, 0, "a Skipping row gives <test>.skip");
 	is_int(m.nr, 2, "nothing else");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 static void test_params(void)
@@ -147,7 +147,7 @@ static void test_time_keys(void)
 {
 	struct rusage ru = { .ru_utime = { 1, 250000 }, .ru_stime = { 0, 759999 },
 			     .ru_minflt = 1234, .ru_maxrss = 5678 };
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 
 	ok(!wl_time_metrics("vm-scalability", &ru, 4.019, 0, &m), "wl_time_metrics");
 	is_double(get(&m, "vm-scalability.time.user_time"), 1.25, 1e-9, "user_time");
@@ -159,7 +159,7 @@ static void test_time_keys(void)
 	is_double(get(&m, "vm-scalability.time.minor_page_faults"), 1234, 0, "minor faults");
 	is_double(get(&m, "vm-scalability.time.maximum_resident_set_size"), 5678, 0, "max RSS");
 	is_double(get(&m, "vm-scalability.time.exit_status"), 0, 0, "exit status");
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 }
 
 int main(void)

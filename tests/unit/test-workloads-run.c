@@ -45,7 +45,7 @@ static void check_usemem_case(const struct expect *e)
 	const long nr = 2, iterations = 2;
 	const unsigned long long unit = 4ULL << 20;
 	struct wl_params p;
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 	char err[256], *line, *save = NULL;
 	unsigned long long b, bytes, expect_bytes, sum = 0;
 	long kbs_lines = 0, free_lines = 0, markers = 0;
@@ -85,14 +85,14 @@ static void check_usemem_case(const struct expect *e)
 	is_int(free_lines, e->prealloc ? 0 : nr * iterations, "%s: free lines iff own mapping",
 	       e->name);
 	{
-		const double *wl = wl_metrics_get(&m, "vm-scalability.workload");
-		const double *tp = wl_metrics_get(&m, "vm-scalability.throughput");
+		const double *wl = kv_list_get(&m, "vm-scalability.workload");
+		const double *tp = kv_list_get(&m, "vm-scalability.throughput");
 
 		ok(wl && fabs(*wl - (double)sum / 1024) < 0.005,
 		   "%s: workload KB = sum of the per-worker bytes / 1024", e->name);
 		ok(tp && *tp > 0, "%s: throughput present", e->name);
 	}
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 	free(text);
 }
 
@@ -100,7 +100,7 @@ static void check_aim9(const char *name, long factor)
 {
 	const struct workload *w = workload_find(name);
 	struct wl_params p;
-	struct wl_metrics m = { 0 };
+	struct kv_list m = { 0 };
 	char err[256], test[32];
 	double elapsed, rate, ops;
 	long count;
@@ -127,9 +127,9 @@ static void check_aim9(const char *name, long factor)
 	   "%s: loops/sec = count / elapsed", name);
 	ok(!workload_parse_log(w, text, len, &m), "%s: parse", name);
 	snprintf(test, sizeof(test), "aim9.%s.ops_per_sec", name);
-	ok(wl_metrics_get(&m, test) && fabs(*wl_metrics_get(&m, test) - ops) < 0.006,
+	ok(kv_list_get(&m, test) && fabs(*kv_list_get(&m, test) - ops) < 0.006,
 	   "%s: %s is the printed ops/sec", name, test);
-	wl_metrics_release(&m);
+	kv_list_release(&m);
 	free(text);
 }
 
