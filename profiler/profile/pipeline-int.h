@@ -450,7 +450,12 @@ size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 
-/* Start a user-space sym_session: the queue's start function. 0 or -errno with r->err set. */
+/*
+ * The resolving side's user-space sym_session, made by the reading thread before the resolving
+ * one starts (so that it can announce files to its prefetch thread). 0 or -ENOMEM.
+ */
+int resolver_open_session(struct resolver *r);
+/* The queue's start function (the frame cache). 0 or -errno with r->err set. */
 int resolver_start(void *r);
 /* Symbolize one batch: the queue's consume function. 0 or -errno with r->err set. */
 int resolver_consume(void *r, uint64_t *w, size_t nr);

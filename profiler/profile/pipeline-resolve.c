@@ -308,31 +308,38 @@ int resolver_consume(void *arg, uint64_t *w, size_t nr)
 	return ret;
 }
 
-int resolver_start(void *arg)
+int resolver_open_session(struct resolver *r)
 {
-	struct resolver *r = arg;
 	struct sym_opts so = r->sym_opts;
 
-	if (frame_cache_init(&r->frames_seen))
-		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 	/* the kernel side names kernel frames, with its own session */
 	so.no_kernel = true;
 	r->sym = sym_session_new(&so);
-	if (r->sym) {
-		/* user files and the vdso; the kernel's build-id is the kernel side's */
-		for (size_t i = 0; i < r->nr_build_ids; i++) {
-			const struct pd_build_id *b = &r->build_ids[i];
+	if (!r->sym)
+		return -ENOMEM;
+	/* user files and the vdso; the kernel's build-id is the kernel side's */
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		const struct pd_build_id *b = &r->build_ids[i];
 
-			if (!b->kernel &&
-			    (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
-			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
-				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
-		}
-		/* files load in a thread of their own as they are mapped (else on first use) */
-		(void)sym_session_prefetch(r->sym);
-		return 0;
+		if (!b->kernel && (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
+		    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
+			return -ENOMEM;
 	}
-	return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	/*
+	 * Files load in a thread of their own: announced by the reading side as soon as it reads
+	 * their MMAP, else queued when mapped here (else loaded on first use).
+	 */
+	(void)sym_session_prefetch(r->sym);
+	return 0;
+}
+
+int resolver_start(void *arg)
+{
+	struct resolver *r = arg;
+
+	if (frame_cache_init(&r->frames_seen))
+		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	return 0;
 }
 
 void resolver_release(struct resolver *r)
