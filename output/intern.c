@@ -62,7 +62,8 @@ void *arena_alloc(struct arena *a, size_t size)
 	return p;
 }
 
-char *arena_strdup(struct arena *a, const char *s, size_t len)
+/* Copies @len bytes of @s and a NUL; NULL on ENOMEM. */
+static char *arena_strdup(struct arena *a, const char *s, size_t len)
 {
 	char *d = arena_alloc(a, len + 1);
 
@@ -140,7 +141,8 @@ static int idtab_grow(struct idtab *t)
 	return 0;
 }
 
-int idtab_insert(struct idtab *t, uint64_t hash, uint32_t id)
+/* Add @id (known to be absent) under @hash; grows the table. 0 or -ENOMEM. */
+static int idtab_insert(struct idtab *t, uint64_t hash, uint32_t id)
 {
 	int err;
 
@@ -187,7 +189,8 @@ static bool ptr_eq(uint32_t id, const void *key, const void *ctx)
 	return sp->strs[id] == key;
 }
 
-bool strtab_owns(const struct strtab *sp, const char *s)
+/* True when @s is a pointer this pool handed out. */
+static bool strtab_owns(const struct strtab *sp, const char *s)
 {
 	return idtab_find(&sp->by_ptr, hash_ptr(s), ptr_eq, s, sp) != IDTAB_NONE;
 }

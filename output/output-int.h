@@ -68,7 +68,6 @@ struct arena {
 
 /* @size bytes aligned to 8; NULL on ENOMEM. */
 void *arena_alloc(struct arena *a, size_t size);
-char *arena_strdup(struct arena *a, const char *s, size_t len);	/* copies len bytes + NUL */
 void arena_release(struct arena *a);
 
 /* ---- id hash table ------------------------------------------------------------------------ */
@@ -108,8 +107,6 @@ static inline uint32_t idtab_find(const struct idtab *t, uint64_t hash, idtab_eq
 	return IDTAB_NONE;
 }
 
-/* Add @id (known to be absent) under @hash; grows the table. 0 or -ENOMEM. */
-int idtab_insert(struct idtab *t, uint64_t hash, uint32_t id);
 /*
  * Append the @size-byte object @rec to the growable array *@arr (*@nr used, *@alloc capacity)
  * and index it in @t under @hash: the usual "not found, add it" step. Its id, or IDTAB_NONE on
@@ -135,8 +132,6 @@ struct strtab {
 
 /* The interned copy of @s (NULL with errno = ENOMEM). Costs a pointer probe if @s is interned. */
 const char *strtab_intern(struct strtab *sp, const char *s);
-/* True when @s is a pointer this pool handed out. */
-bool strtab_owns(const struct strtab *sp, const char *s);
 void strtab_release(struct strtab *sp);
 
 /* ---- string -> sum maps ------------------------------------------------------------------ */

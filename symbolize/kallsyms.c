@@ -64,7 +64,8 @@ static void drop_entry_trampoline(struct symtab *t)
 	t->nr = out;
 }
 
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool)
+/* kallsyms_load() from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
+static int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool)
 {
 	char *p = buf, *end = buf + len;
 	const char *last_mod_text = NULL, *last_mod = NULL;

@@ -27,7 +27,8 @@ static const char *const vmlinux_paths[] = {
 
 static const char *const kmod_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
 
-const char *kmod_dso_name(const char *path, struct sym_strpool *pool)
+/* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
+static const char *kmod_dso_name(const char *path, struct sym_strpool *pool)
 {
 	const char *base = strrchr(path, '/');
 	char name[256];

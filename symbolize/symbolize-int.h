@@ -130,8 +130,6 @@ struct kallsyms {
 };
 /* Parse the kallsyms text at @path. 0 or -errno (-ENODATA: no usable address in it). */
 int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool);
-/* The same from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
-int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool);
 void kallsyms_release(struct kallsyms *k);
 
 /* ---- elf-file.c ------------------------------------------------------------------------------ */
@@ -240,8 +238,6 @@ int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 		    struct sym_strpool *pool);
 void kernel_syms_release(struct kernel_syms *k);
-/* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
-const char *kmod_dso_name(const char *path, struct sym_strpool *pool);
 
 /* ---- prefetch.c ------------------------------------------------------------------------------ */
 /* Where an item stands (a byte of the item's, read and written under the lock once started). */

@@ -12,7 +12,10 @@
 #   3. libperf (<perf/...>) only in record/, libtraceevent (<event-parse.h>) only in record/ and
 #      the CLI, libdw/libelf only in symbolize/;
 #   4. an undefined symbol of m.a that another module's archive defines is defined in m's DEPS;
-#   5. no global symbol is defined in two archives.
+#   5. no global symbol is defined in two archives;
+#   6. only the CLI prints errors (pr_err) and exits (exit()): below it an error is returned as
+#      -errno with its reason in an error buffer. Warnings and progress go through lib's log,
+#      whose sink the CLI owns; forked children end with _exit().
 set -euo pipefail
 
 fail=0
@@ -61,12 +64,18 @@ for m in $MODULES; do
 		if [[ $m != record ]] && grep -qE '^\s*#\s*include\s*<perf/' "$f"; then
 			bad "$f: libperf is included outside record/"
 		fi
-		if [[ $m != record && $m != cli ]] && grep -qE '^\s*#\s*include\s*<event-parse\.h>' "$f"; then
+		if [[ $m != record && $m != cli ]] && grep -qE '^\s*#\s*include\s*<(traceevent/)?event-parse\.h>' "$f"; then
 			bad "$f: libtraceevent is included outside record/ and the CLI"
 		fi
 		if [[ $m != symbolize ]] &&
 		   grep -qE '^\s*#\s*include\s*<(elfutils/|libelf\.h|gelf\.h|dwarf\.h)' "$f"; then
 			bad "$f: libdw/libelf is included outside symbolize/"
+		fi
+		# rule 6 (the module's own files; tests and the lib's log itself aside)
+		if [[ $m != cli && $f != tests/* && $f != */lib/log.c ]] &&
+		   grep -nE '(^|[^_a-z])(pr_err|exit)\(' "$f" |
+		   grep -vE '^[0-9]+:\s*(\*|//|#\s*define)|forked child' | grep -q .; then
+			bad "$f: prints an error or exits outside the CLI (return -errno and a reason)"
 		fi
 	done
 done

@@ -128,7 +128,7 @@ __attribute__((noipa, used)) int aim9_fork_test(long arg)
 		if (pid < 0)
 			return -1;
 		if (pid == 0)
-			exit(0);	/* AIM's child: exit(0), stdio flushed (nothing is pending) */
+			exit(0);	/* AIM's forked child: exit(0), stdio flushed (nothing pending) */
 		wait_all();
 	}
 	return 0;
@@ -213,7 +213,8 @@ int aim9_run(const struct workload *w, const struct wl_params *p, FILE *log, cha
 	}
 	delta = rtmsec() - begin;
 	alarm(0);
-	sigaction(SIGALRM, &old, NULL);
+	if (sigaction(SIGALRM, &old, NULL) && !ret)
+		ret = -errno;
 
 	if (ret) {
 		wl_log_line(log, "%6d %-14s  Skipping to next test.", 1, w->name);

@@ -22,8 +22,8 @@ void wl_die_with_parent(void)
 {
 	pid_t parent = getppid();
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)	/* it died before the prctl */
+	/* a worker that cannot die with its parent must not run (it would outlive a kill -9) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)	/* or it died before */
 		_exit(1);
 }
 

@@ -35,7 +35,14 @@ int atomic_tmp_create(const char *path, char **tmp)
 		return ret;
 	}
 	/* mkstemp() creates 0600; results are meant to be read like any other file */
-	fchmod(fd, 0644 & ~process_umask());
+	if (fchmod(fd, 0644 & ~process_umask())) {
+		ret = -errno;
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
 	return fd;
 }
 

@@ -16,7 +16,6 @@
 #ifndef KPROF_LIB_H
 #define KPROF_LIB_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,7 +25,6 @@ enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 extern enum log_level log_verbosity;
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void log_vmsg(enum log_level level, const char *fmt, va_list ap);
 
 /*
  * Format a one-line error into @err (when @err is non-NULL and @errlen non-zero) and return
@@ -45,7 +43,6 @@ int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
  * Progress line on a TTY: progress_update() redraws "\r<text>" at most ~10 times a second;
  * progress_done() erases it. Both are no-ops when stderr is not a terminal.
  */
-bool progress_enabled(void);
 void progress_update(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,7 +19,7 @@ static const char *const level_prefix[] = {
 static int progress_state = -1;	/* -1 unknown, 0 off, 1 on */
 static bool progress_shown;
 
-void log_vmsg(enum log_level level, const char *fmt, va_list ap)
+static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 {
 	if (level > log_verbosity)
 		return;
@@ -49,7 +50,7 @@ int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
 	return ret;
 }
 
-bool progress_enabled(void)
+static bool progress_enabled(void)
 {
 	if (progress_state < 0)
 		progress_state = isatty(STDERR_FILENO) && log_verbosity >= LOG_INFO;

@@ -98,7 +98,7 @@ int comm_table_set(struct comm_table *t, int32_t tid, const char *comm)
 	return 0;
 }
 
-const char *comm_table_get(const struct comm_table *t, int32_t tid)
+static const char *comm_table_get(const struct comm_table *t, int32_t tid)
 {
 	if (!t->alloc)
 		return NULL;

@@ -48,7 +48,6 @@ int comm_table_fork(struct comm_table *t, int32_t parent, int32_t child);
  * equal pointers, valid until comm_table_release(). NULL on ENOMEM.
  */
 const char *comm_table_name(struct comm_table *t, int32_t tid);
-const char *comm_table_get(const struct comm_table *t, int32_t tid);
 void comm_table_release(struct comm_table *t);
 
 /*

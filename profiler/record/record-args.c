@@ -6,7 +6,8 @@
 
 #include "profiler/record/record.h"
 
-int record_parse_pids(const char *arg, pid_t **pids, size_t *nr)
+/* "PID[,PID...]" appended to *@pids; -EINVAL on anything else. */
+static int record_parse_pids(const char *arg, pid_t **pids, size_t *nr)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int ret = copy ? 0 : -ENOMEM;
@@ -46,7 +47,8 @@ int record_parse_u64(const char *arg, uint64_t *v)
 	return 0;
 }
 
-int record_add_event(const char *arg, const char ***events, size_t *nr)
+/* Append @arg (borrowed) to a growing -e list. */
+static int record_add_event(const char *arg, const char ***events, size_t *nr)
 {
 	const char **n = realloc(*events, (*nr + 1) * sizeof(**events));
 

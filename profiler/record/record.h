@@ -74,12 +74,8 @@ void record_session_set_cmdline(struct record_session *s, int argc, char *const 
 
 /* ---- command-line values (record-args.c) --------------------------------------------------- */
 
-/* "PID[,PID...]" appended to *@pids; -EINVAL on anything else. */
-int record_parse_pids(const char *arg, pid_t **pids, size_t *nr);
 /* A non-negative decimal; -EINVAL otherwise. */
 int record_parse_u64(const char *arg, uint64_t *v);
-/* Append @arg (borrowed) to a growing -e list. */
-int record_add_event(const char *arg, const char ***events, size_t *nr);
 
 /* ---- what -e accepts (event-list.c) ------------------------------------------------------- */
 

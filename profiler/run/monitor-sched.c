@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 struct field_acc {
 	char	*name;		/* "<section>.<field>" */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 /* etc/event-counter-prefixes, the proc-vmstat part: these are counters (last - first). */
 static const char *const vmstat_counter_prefixes[] = {

@@ -5,22 +5,25 @@
  * browsers, other people's benchmarks. A large share means the workload shared the CPUs and
  * its numbers (and the kernel's comparison) carry that noise.
  *
- * The workload is known by the names (comm) of the processes in its process group, collected
- * while it runs (/proc/<pid>/stat, field 5 is the process group); samples of those names are
- * "inside", samples of the idle task ("swapper") are neither, the rest are "outside". Names,
- * not pids: a profile keeps the command of each sample, and a worker that lived less than the
- * one-second scan interval still has its parent's name. Another process of the same name (a
- * second kprof) counts as inside: the warning errs on the quiet side.
+ * The workload is known by the names (comm) of its process tree, read from the recording
+ * itself: the workload's first process and every process FORKed from the tree, with every name
+ * their COMM records give (exec, prctl, and the names synthesized from /proc when the
+ * recording started). So a worker that lived a millisecond is still the workload's; scanning
+ * /proc while it runs missed those. Samples of those names are "inside", samples of the idle
+ * task ("swapper") are neither, the rest are "outside". Names, not pids: a profile keeps the
+ * command of each sample. Another process of the same name (a second kprof) counts as inside:
+ * the warning errs on the quiet side.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/output.h"
-#include "profiler/run/run.h"
+#include "profiler/lib/lib.h"
+#include "profiler/perfdata/perfdata.h"
+#include "profiler/run/run-int.h"
 
 static bool has_comm(const struct run_comms *c, const char *comm)
 {
@@ -44,39 +47,88 @@ static int add_comm(struct run_comms *c, const char *comm)
 	return 0;
 }
 
-int run_comms_scan(struct run_comms *c, pid_t pgrp)
+/* The pids of the workload's process tree: open addressing, 0 is empty (pid 0 is idle). */
+struct pid_set {
+	uint32_t	*v;
+	size_t		mask, nr;
+};
+
+static bool pid_set_has(const struct pid_set *s, uint32_t pid)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int ret = 0;
+	for (size_t i = (pid * 2654435761u) & s->mask; s->v[i]; i = (i + 1) & s->mask)
+		if (s->v[i] == pid)
+			return true;
+	return false;
+}
 
-	if (!d)
-		return -errno;
-	while (!ret && (de = readdir(d))) {
-		char path[300], buf[512], *open, *close;
-		long group;
-		FILE *fp;
-		size_t n;
+static int pid_set_add(struct pid_set *s, uint32_t pid)
+{
+	size_t i;
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fp = fopen(path, "re");
-		if (!fp)
-			continue;	/* gone meanwhile */
-		n = fread(buf, 1, sizeof(buf) - 1, fp);
-		fclose(fp);
-		buf[n] = 0;
-		/* "pid (comm) state ppid pgrp ...": the comm may hold spaces and parentheses */
-		open = strchr(buf, '(');
-		close = strrchr(buf, ')');
-		if (!open || !close || close < open ||
-		    sscanf(close + 1, " %*c %*d %ld", &group) != 1 || group != pgrp)
-			continue;
-		*close = 0;
-		ret = add_comm(c, open + 1);
+	if (!pid || pid_set_has(s, pid))
+		return 0;
+	if (2 * (s->nr + 1) > s->mask + 1) {	/* at most half full */
+		struct pid_set n = { .mask = 2 * s->mask + 1 };
+
+		n.v = calloc(n.mask + 1, sizeof(*n.v));
+		if (!n.v)
+			return -ENOMEM;
+		for (size_t j = 0; j <= s->mask; j++)
+			if (s->v[j])
+				pid_set_add(&n, s->v[j]);
+		free(s->v);
+		*s = n;
 	}
-	closedir(d);
+	i = (pid * 2654435761u) & s->mask;
+	while (s->v[i])
+		i = (i + 1) & s->mask;
+	s->v[i] = pid;
+	s->nr++;
+	return 0;
+}
+
+/*
+ * The records come in time order, so a FORK of a child of the tree comes before that child's
+ * own FORKs and COMMs. Threads (pid == ppid) are their process's; a pid reused after the
+ * tree's process exited still counts (a run is short, the warning errs on the quiet side).
+ */
+int run_comms_from_perf_data(const char *perf_data, pid_t root, struct run_comms *c, char *err,
+			     size_t errlen)
+{
+	struct pid_set tree = { .mask = 63 };
+	struct pd_reader *r = NULL;
+	struct pd_record rec;
+	char why[256] = "";
+	int ret;
+
+	tree.v = calloc(tree.mask + 1, sizeof(*tree.v));
+	if (!tree.v || pid_set_add(&tree, (uint32_t)root)) {
+		free(tree.v);
+		return err_set(err, errlen, -ENOMEM, "%s: out of memory", perf_data);
+	}
+	ret = pd_reader_open(perf_data, &r, why, sizeof(why));
+	while (!ret && (ret = pd_reader_next(r, &rec, why, sizeof(why))) == 1) {
+		const uint32_t *id = rec.body;
+
+		ret = 0;
+		if (rec.hdr.type == PERF_RECORD_FORK && rec.body_len >= 8 && pid_set_has(&tree, id[1]))
+			ret = pid_set_add(&tree, id[0]);
+		else if (rec.hdr.type == PERF_RECORD_COMM && rec.body_len > 8 &&
+			 pid_set_has(&tree, id[0])) {
+			char comm[16];
+			const char *name = (const char *)rec.body + 8;
+			size_t n = strnlen(name, rec.body_len - 8);
+
+			snprintf(comm, sizeof(comm), "%.*s", (int)n, name);
+			ret = add_comm(c, comm);
+		}
+		if (ret == -ENOMEM)
+			snprintf(why, sizeof(why), "out of memory");
+	}
+	if (ret < 0)
+		err_set(err, errlen, ret, "%s: %s", perf_data, why[0] ? why : strerror(-ret));
+	pd_reader_close(r);
+	free(tree.v);
 	return ret;
 }
 

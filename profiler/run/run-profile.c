@@ -7,6 +7,7 @@
  * stackcollapse-style profile.folded next to it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "profiler/profile/profile.h"
 #include "profiler/lib/lib.h"
 #include "profiler/record/record.h"
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 #define LKP_PERIOD		1000003
 #define LKP_MMAP_PAGES		256
@@ -29,26 +30,12 @@
 struct run_profile {
 	struct record_session	*rec;
 	char			*perf_data;
+	char			*title;		/* of flamegraph.svg; NULL: the default */
+	char			*event;		/* what was sampled, after the stop */
 	struct kv_list		keys;		/* perf-profile.* of this run */
 	double			outside;	/* % of samples outside the workload; NAN */
 	char			outside_top[160];
 };
-
-static struct run_comms workload_comms;		/* of the next profile */
-
-void run_profile_set_workload(const struct run_comms *c)
-{
-	run_comms_release(&workload_comms);
-	for (size_t i = 0; c && i < c->nr; i++) {
-		char (*n)[16] = realloc(workload_comms.v, (i + 1) * sizeof(*n));
-
-		if (!n)
-			return;	/* no share then: the warning is a nicety */
-		workload_comms.v = n;
-		memcpy(n[i], c->v[i], sizeof(*n));
-		workload_comms.nr = i + 1;
-	}
-}
 
 double run_profile_outside(const struct run_profile *rp, const char **top)
 {
@@ -57,15 +44,27 @@ double run_profile_outside(const struct run_profile *rp, const char **top)
 	return rp ? rp->outside : NAN;
 }
 
-/* The derive child's share outside the workload, as "<percent> <top>\n" in @path. */
-static void write_outside(const struct profile *p, const char *path)
+/*
+ * The derive child's share outside the process tree of @root, as "<percent> <top>\n" in
+ * @path. Nothing when it cannot be known: the warning it feeds is a nicety.
+ */
+static void write_outside(const struct profile *p, const char *perf_data, pid_t root,
+			  const char *path)
 {
-	char top[160];
+	struct run_comms comms = { 0 };
+	char top[160], err[256];
 	double pct;
 	FILE *fp;
+	int ret;
 
-	if (!p->nr_events || !workload_comms.nr ||
-	    run_outside_share(p->events[0].cg, &workload_comms, &pct, top, sizeof(top)))
+	if (!p->nr_events)
+		return;
+	ret = run_comms_from_perf_data(perf_data, root, &comms, err, sizeof(err));
+	if (!ret)
+		ret = comms.nr ? run_outside_share(p->events[0].cg, &comms, &pct, top, sizeof(top)) :
+				 -ENOENT;
+	run_comms_release(&comms);
+	if (ret)
 		return;
 	fp = fopen(path, "we");
 	if (fp) {
@@ -95,22 +94,8 @@ static void read_outside(struct run_profile *rp, const char *path)
 	unlink(path);
 }
 
-static char *event_used;			/* of the latest profile, for meta.json */
-static struct kv_list latest_keys;		/* of the latest profile, for the summary */
-static char *graph_title;			/* of the next run's flamegraph.svg */
-
-void run_profile_set_title(const char *title)
-{
-	free(graph_title);
-	graph_title = title ? strdup(title) : NULL;
-}
-
-const char *run_profile_event_used(void)
-{
-	return event_used;
-}
-
-int run_profile_start(struct run_profile **out, const char *perf_data, const char *event)
+int run_profile_start(struct run_profile **out, const char *perf_data, const char *event,
+		      const char *title, char *err, size_t errlen)
 {
 	const char *events[1] = { event };
 	struct record_opts o = {
@@ -124,20 +109,20 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 		.exclude_pid = getpid(),
 	};
 	struct run_profile *rp = calloc(1, sizeof(*rp));
-	char err[512] = "";
+	char why[512] = "";
 	int ret;
 
 	*out = NULL;
-	if (!rp || !(rp->perf_data = strdup(perf_data))) {
-		free(rp);
-		return -ENOMEM;
+	if (!rp || !(rp->perf_data = strdup(perf_data)) || (title && !(rp->title = strdup(title)))) {
+		run_profile_free(rp);
+		return err_set(err, errlen, -ENOMEM, "profiling: out of memory");
 	}
 	rp->outside = NAN;
-	ret = record_session_start(&o, &rp->rec, err, sizeof(err));
+	ret = record_session_start(&o, &rp->rec, why, sizeof(why));
 	if (ret) {
-		pr_err("profiling: %s%s", err[0] ? err : strerror(-ret),
-		       ret == -EACCES || ret == -EPERM ?
-		       " (or run without the profile: kprof run --no-profile)" : "");
+		err_set(err, errlen, ret, "profiling: %s%s", why[0] ? why : strerror(-ret),
+			ret == -EACCES || ret == -EPERM ?
+			" (or run without the profile: kprof run --no-profile)" : "");
 		run_profile_free(rp);
 		return ret;
 	}
@@ -163,9 +148,14 @@ static int write_keys(FILE *fp, void *arg)
 	return kv_list_write_json(fp, arg);
 }
 
-/* In a child: perf.data -> profile.folded and the perf-profile keys in @keys_path. 0 / 1. */
-static int derive_child(const char *perf_data, const char *dir, const char *keys_path)
+/*
+ * In a child: perf.data -> profile.folded, flamegraph.svg and the perf-profile keys in
+ * @keys_path. 0, or 1 with the reason written to @err_fd.
+ */
+static int derive_child(const struct run_profile *rp, const char *dir, pid_t root,
+			const char *keys_path, int err_fd)
 {
+	const char *perf_data = rp->perf_data;
 	struct profile_load_opts lo = { 0 };
 	struct profile *p = NULL;
 	const struct callgraph **cgs;
@@ -175,13 +165,13 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 
 	ret = profile_load(perf_data, &lo, &p, err, sizeof(err));
 	if (ret) {
-		pr_err("%s: %s", perf_data, err[0] ? err : strerror(-ret));
+		dprintf(err_fd, "%s: %s", perf_data, err[0] ? err : strerror(-ret));
 		return 1;
 	}
 	if (!p->nr_events)
 		pr_warn("%s: no samples: no perf-profile keys for this run", perf_data);
 	if (asprintf(&path, "%s/.outside", dir) >= 0) {
-		write_outside(p, path);
+		write_outside(p, perf_data, root, path);
 		free(path);
 	}
 	path = NULL;
@@ -208,66 +198,87 @@ static int derive_child(const char *perf_data, const char *dir, const char *keys
 		ret = -ENOMEM;
 	}
 	if (!ret && (ret = write_file_atomic(path, write_folded, p)))
-		pr_err("%s: %s", path, strerror(-ret));
-	if (!ret && (ret = write_file_atomic(keys_path, write_keys, &keys)))
-		pr_err("%s: %s", keys_path, strerror(-ret));
+		dprintf(err_fd, "%s: %s", path, strerror(-ret));
+	else if (!ret && (ret = write_file_atomic(keys_path, write_keys, &keys)))
+		dprintf(err_fd, "%s: %s", keys_path, strerror(-ret));
+	else if (ret)
+		dprintf(err_fd, "%s: %s", perf_data, strerror(-ret));
 	free(path);
 	/* flamegraph.svg beside it; failing costs only the picture */
 	if (!ret && p->nr_events)
-		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name, graph_title);
+		flamegraph_write_run_svg(dir, p->events[0].cg, p->events[0].name, rp->title);
 	kv_list_release(&keys);
 	profile_free(p);
 	return ret ? 1 : 0;
 }
 
+/* What the derive child wrote to @fd (its one-line reason), into @err. */
+static void read_reason(int fd, char *err, size_t errlen)
+{
+	ssize_t n = read(fd, err, errlen - 1);
+
+	err[n > 0 ? n : 0] = '\0';
+}
+
 /*
  * perf-profile.* keys and profile.folded from the finished perf.data. The file is read in a
  * child process: whatever happens while reading it, the runs already on disk and the
- * system state this process restores are safe.
+ * system state this process restores are safe. 0 / -errno with the reason in @err.
  */
-static int derive(struct run_profile *rp, const char *dir)
+static int derive(struct run_profile *rp, const char *dir, pid_t root, char *err,
+		  size_t errlen)
 {
 	struct json_object keys = { 0 };
-	char *keys_path, *outside_path, err[256];
-	int status, ret;
+	char *keys_path, *outside_path, why[512] = "";
+	int status, ret, fds[2];
 	pid_t pid;
 
 	if (asprintf(&keys_path, "%s/.perf-profile.json", dir) < 0)
-		return -ENOMEM;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
+		return err_set(err, errlen, -ENOMEM, "%s: out of memory", dir);
+	if (pipe2(fds, O_CLOEXEC)) {
+		ret = err_set(err, errlen, -errno, "pipe: %s", strerror(errno));
 		free(keys_path);
 		return ret;
 	}
-	if (pid == 0)
-		_exit(derive_child(rp->perf_data, dir, keys_path));
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(derive_child(rp, dir, root, keys_path, fds[1]));
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		ret = err_set(err, errlen, -errno, "fork: %s", strerror(errno));
+		goto out;
+	}
+	read_reason(fds[0], why, sizeof(why));	/* until the child's end closes */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			ret = -errno;
-			free(keys_path);
-			return ret;
+			ret = err_set(err, errlen, -errno, "waitpid: %s", strerror(errno));
+			goto out;
 		}
+	if (WIFSIGNALED(status)) {
+		ret = err_set(err, errlen, -EIO, "%s: reading it died of signal %d", rp->perf_data,
+			      WTERMSIG(status));
+		goto out;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		if (WIFSIGNALED(status))
-			pr_err("%s: reading it died of signal %d: no perf-profile keys",
-			       rp->perf_data, WTERMSIG(status));
-		unlink(keys_path);
-		free(keys_path);
-		return -EIO;
+		ret = err_set(err, errlen, -EIO, "%s", why[0] ? why : "reading the profile failed");
+		goto out;
 	}
 	if (asprintf(&outside_path, "%s/.outside", dir) >= 0) {
 		read_outside(rp, outside_path);
 		free(outside_path);
 	}
-	ret = json_read_file(keys_path, &keys, err, sizeof(err));
+	ret = json_read_file(keys_path, &keys, why, sizeof(why));
 	if (ret)
-		pr_err("%s: %s", keys_path, err);
+		err_set(err, errlen, ret, "%s: %s", keys_path, why);
 	for (size_t i = 0; !ret && i < keys.nr; i++)
 		if (keys.members[i].type == JSON_NUMBER)
 			ret = kv_list_add(&rp->keys, keys.members[i].key, keys.members[i].num);
 	json_object_release(&keys);
+out:
+	close(fds[0]);
 	unlink(keys_path);
 	free(keys_path);
 	return ret;
@@ -279,45 +290,48 @@ void run_profile_pause(struct run_profile *rp, bool pause)
 		record_session_pause(rp->rec, pause);
 }
 
-int run_profile_stop(struct run_profile *rp, const char *dir)
+int run_profile_stop(struct run_profile *rp, const char *dir, pid_t root, char *err,
+		     size_t errlen)
 {
 	struct record_stats st = { 0 };
+	char why[512] = "";
 	int ret;
 
 	ret = record_session_stop(rp->rec, &st);
 	rp->rec = NULL;
 	if (ret) {
-		pr_err("%s: %s", rp->perf_data, strerror(-ret));
 		free(st.event_used);
-		return ret;
+		return err_set(err, errlen, ret, "%s: %s", rp->perf_data, strerror(-ret));
 	}
-	if (st.event_used) {
-		free(event_used);
-		event_used = st.event_used;
-	}
+	free(rp->event);
+	rp->event = st.event_used;
 	if (st.lost)
 		pr_warn("profiling: %llu samples lost", (unsigned long long)st.lost);
 	pr_debug("profiling: %llu samples of kprof itself left out",
 		 (unsigned long long)st.excluded);
 	/* the perf.data stays; a run is not lost because it could not be read back */
-	if (derive(rp, dir))
-		return 0;
-	{
-		kv_list_release(&latest_keys);
-		for (size_t i = 0; !ret && i < rp->keys.nr; i++)
-			ret = kv_list_add(&latest_keys, rp->keys.items[i].key,
-					  rp->keys.items[i].value);
-	}
-	return ret;
+	if (derive(rp, dir, root, why, sizeof(why)))
+		pr_warn("%s: no perf-profile keys for this run", why);
+	return 0;
 }
 
-int run_profile_metrics(struct run_profile *rp, struct kv_list *out)
+int run_profile_metrics(const struct run_profile *rp, struct kv_list *out)
 {
 	int ret = 0;
 
 	for (size_t i = 0; rp && !ret && i < rp->keys.nr; i++)
 		ret = kv_list_set(out, rp->keys.items[i].key, rp->keys.items[i].value);
 	return ret;
+}
+
+const char *run_profile_event(const struct run_profile *rp)
+{
+	return rp ? rp->event : NULL;
+}
+
+const struct kv_list *run_profile_keys(const struct run_profile *rp)
+{
+	return &rp->keys;
 }
 
 static int by_value_desc(const void *a, const void *b)
@@ -329,28 +343,26 @@ static int by_value_desc(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* The hottest "self" and "children" rows of the latest profile. */
-void run_profile_summary(FILE *fp)
+void run_profile_summary(FILE *fp, const char *event_used, const struct kv_list *keys)
 {
 	static const char *const kinds[] = { "self", "children" };
+	char event[64];
 
+	/* the keys' spelling of the event: "cycles:pp" is "cycles-pp", a group its first */
+	snprintf(event, sizeof(event), "%s", event_used ? event_used : "");
+	for (char *e = event; *e; e++)
+		if (*e == ':' || *e == ',')
+			*e = *e == ':' ? '-' : '\0';
 	for (size_t k = 0; k < 2; k++) {
 		struct kv_list rows = { 0 };
 		char prefix[128];
 		size_t plen;
 
-		char event[64];
-
-		snprintf(event, sizeof(event), "%s", event_used ? event_used : "");
-		for (char *e = event; *e; e++)
-			if (*e == ':' || *e == ',')
-				*e = *e == ':' ? '-' : '\0';
 		snprintf(prefix, sizeof(prefix), "perf-profile.%s.%s.", kinds[k], event);
 		plen = strlen(prefix);
-		for (size_t i = 0; i < latest_keys.nr; i++)
-			if (!strncmp(latest_keys.items[i].key, prefix, plen) &&
-			    kv_list_add(&rows, latest_keys.items[i].key,
-					latest_keys.items[i].value))
+		for (size_t i = 0; i < keys->nr; i++)
+			if (!strncmp(keys->items[i].key, prefix, plen) &&
+			    kv_list_add(&rows, keys->items[i].key, keys->items[i].value))
 				break;
 		if (rows.nr) {
 			qsort(rows.items, rows.nr, sizeof(*rows.items), by_value_desc);
@@ -363,9 +375,8 @@ void run_profile_summary(FILE *fp)
 	}
 }
 
-int run_counters_start(struct stat_session **out)
+int run_counters_start(struct stat_session **out, bool quiet)
 {
-	static bool started_once;
 	struct stat_opts o = { .system_wide = true };	/* LKP's default perf-stat set */
 	enum log_level saved = log_verbosity;
 	char err[512] = "";
@@ -373,11 +384,10 @@ int run_counters_start(struct stat_session **out)
 
 	*out = NULL;
 	/* what cannot be counted here is said by the first run only */
-	if (started_once && log_verbosity > LOG_WARN)
+	if (quiet && log_verbosity > LOG_WARN)
 		log_verbosity = LOG_WARN;
 	ret = stat_session_start(&o, out, err, sizeof(err));
 	log_verbosity = saved;
-	started_once = true;
 	if (ret)
 		pr_warn("perf-stat: %s: no perf-stat keys", err[0] ? err : strerror(-ret));
 	return ret;
@@ -397,15 +407,6 @@ int run_counters_stop(struct stat_session *s, struct kv_list *out)
 	return ret;
 }
 
-void run_profile_exit(void)
-{
-	run_comms_release(&workload_comms);
-	run_profile_set_title(NULL);
-	free(event_used);
-	event_used = NULL;
-	kv_list_release(&latest_keys);
-}
-
 void run_profile_free(struct run_profile *rp)
 {
 	if (!rp)
@@ -414,5 +415,7 @@ void run_profile_free(struct run_profile *rp)
 		record_session_abort(rp->rec);
 	kv_list_release(&rp->keys);
 	free(rp->perf_data);
+	free(rp->title);
+	free(rp->event);
 	free(rp);
 }

@@ -16,7 +16,7 @@
 
 #include "output/output.h"
 #include "profiler/lib/lib.h"
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 int run_mkdirs(const char *path)
 {

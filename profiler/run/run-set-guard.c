@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "output/output.h"
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 int run_lock_set(const char *base, char *err, size_t errlen)
 {

@@ -22,7 +22,7 @@
 
 #include "output/output.h"
 #include "profiler/lib/lib.h"
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 
 #define CONFIG_GZ	"/proc/config.gz"
 

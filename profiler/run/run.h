@@ -1,177 +1,95 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run-profile.h - system-wide sampling of the measured phase of a `kprof run` run, and
- * the perf-profile.* keys, profile.folded and summary rows made from it (run-profile.c).
+ * run.h - `kprof run`: run a built-in workload N times the way LKP does, with LKP's monitors and
+ * a system-wide profile of the measured phase, into a result set (docs/run.md):
+ *
+ *   RESULTS/<workload>/<params>/<name>/<run#>/{stats.json,<workload>.log,meta.json,perf.data,
+ *                                              profile.folded,flamegraph.svg}
+ *   RESULTS/<workload>/<params>/<name>/{matrix.json,kallsyms,.lock}
+ *
+ * Each run is a forked child that execs the workload's program (workloads/bin/) in its own
+ * process group and starts when the monitors and the profiler are in place. Every file is
+ * written under a temporary name and renamed into place; a run directory is renamed to its
+ * number only when complete, and matrix.json lists exactly the complete runs.
+ *
+ * Errors: -errno with a one-line reason in @err (naming the file where there is one). Warnings
+ * and progress while the runs go on are said through lib's log (pr_warn, progress_update),
+ * whose sink the CLI owns.
+ *
+ * Lifetime and threading: one batch per process at a time. A batch forks, makes this process
+ * the subreaper of the workload's processes and changes system settings for the workload (all
+ * restored before run_batch_run() returns). Not thread-safe.
  */
-#ifndef KPROF_RUN_PROFILE_LOCAL_H
-#define KPROF_RUN_PROFILE_LOCAL_H
+#ifndef KPROF_RUN_H
+#define KPROF_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "workloads/workloads.h"
 
-struct run_profile;
+#define RUN_MAX_INTERLEAVE	8	/* parameter sets of one --interleave batch */
 
-/*
- * Start sampling all CPUs with call chains into @perf_data; @event NULL = default. The samples
- * of this process (the controller, not the workload) are left out. 0/-errno.
- */
-int run_profile_start(struct run_profile **out, const char *perf_data, const char *event);
-/* Stop sampling over a phase the profile does not cover (@pause), or start again. NULL-safe. */
-void run_profile_pause(struct run_profile *rp, bool pause);
-/* Stop sampling, finish perf.data, and derive profile.folded in @dir. 0 / -errno. */
-int run_profile_stop(struct run_profile *rp, const char *dir);
-/* Append the perf-profile.* keys of the stopped profile (none when @rp is NULL). */
-int run_profile_metrics(struct run_profile *rp, struct kv_list *out);
-/* The title of the next profiles' flamegraph.svg (copied; NULL: the default). */
-void run_profile_set_title(const char *title);
-/* The event that was sampled, or NULL before the first profile. */
-const char *run_profile_event_used(void);
-/* Print the top perf-profile rows of the latest profiled run (nothing without profiles). */
-void run_profile_summary(FILE *fp);
-void run_profile_free(struct run_profile *rp);	/* NULL-safe */
-struct stat_session;
-/*
- * LKP's perf-stat monitor over the measured phase: every CPU, its default event set, the whole
- * phase as one interval (runs are often shorter than LKP's 1-s intervals). Failing to start is
- * not fatal (*out NULL, a warning printed).
- */
-int run_counters_start(struct stat_session **out);
-/* Stop counting (NULL-safe) and append the perf-stat.* keys to @out. */
-int run_counters_stop(struct stat_session *s, struct kv_list *out);
-
-/* Free what the module keeps across runs (the latest event name and keys). */
-void run_profile_exit(void);
-
-
-/*
- * The result set of `kprof run`:
- *   RESULTS/<workload>/<params>/<name>/<run#>/{stats.json,<workload>.log,meta.json,...}
- *   RESULTS/<workload>/<params>/<name>/{matrix.json,kallsyms}
- * Every file is written to a temporary name and renamed into place; a run directory is built
- * under a temporary name and renamed to its number only when complete.
- */
-
-#include <stdio.h>
-
-
-/* mkdir -p. 0 / -errno. */
-int run_mkdirs(const char *path);
-/* The next run number under @base: one more than the largest numeric directory, or 0. */
-int run_next_number(const char *base);
-/* Remove a directory tree (the temporary directory of an unfinished run). */
-int run_remove_tree(const char *path);
-
-/* Write @path via "<path>.tmp" + rename; @fn writes the content. 0 / -errno. */
-/* A flat JSON object {"key": number} (stats.json), keys in the list's order. */
-int run_write_stats(const char *path, const struct kv_list *m);
-/*
- * Append the run whose stats.json is @stats_json as one more column of <base>/matrix.json
- * (created when absent); a reason in @err on failure. 0 / -errno.
- */
-int run_update_matrix(const char *base, const char *stats_json, char *err, size_t errlen);
-
-/* ---- sharing a result set (run-set-guard.c) ----------------------------------------------------- */
-
-/*
- * Take the result set's lock (flock on <base>/.lock, held until the process ends): the fd, or
- * -EBUSY when another kprof run holds it (@err names its pid), or another -errno.
- */
-int run_lock_set(const char *base, char *err, size_t errlen);
-/* Remove the .run-*.tmp directories of runs that died unfinished (call with the lock held). */
-int run_remove_stale(const char *base, int *removed);
-/*
- * Add to matrix.json every finished run directory (one with stats.json) it does not list, in
- * run order (a kprof killed between the two steps). Call with the lock held. 0 / -errno.
- */
-int run_reconcile_matrix(const char *base, int *added, char *err, size_t errlen);
-
-
-
-/* ---- a noisy machine (run-noise.c) ---- */
-/* The names of the workload's processes, collected while it runs. Zero-initialise. */
-struct run_comms {
-	char	(*v)[16];
-	size_t	nr;
+/* What to run. Borrowed: the strings must outlive the batch. */
+struct run_request {
+	const struct workload	*w;
+	struct wl_params	p;		/* the command line's parameters */
+	const char		*results;	/* the result root */
+	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
+	bool			profile;	/* sample the measured phase */
+	int			nr_runs;	/* per parameter set, 1..1000 */
+	const char		*name;		/* the set's name; NULL: the kernel release */
+	const char		*commit, *note;	/* kept in meta.json; NULL when not given */
+	/* --interleave: 0, or 2..RUN_MAX_INTERLEAVE parameter sets "k=v,k=v" over @p */
+	const char		*interleave[RUN_MAX_INTERLEAVE];
+	size_t			nr_interleave;
+	const char		*bindir;	/* where the workload programs are */
 };
-/* Add the comm of every process whose process group is @pgrp. 0 / -errno. */
-int run_comms_scan(struct run_comms *c, pid_t pgrp);
-void run_comms_release(struct run_comms *c);
-/*
- * Of @cg's samples (idle excluded), the share in percent whose command is not one of @c's, and
- * in @top the three busiest of those ("cc1 29%, chromium 6%"). 0 / -ENOMEM.
- */
-struct callgraph;
-int run_outside_share(const struct callgraph *cg, const struct run_comms *c, double *pct,
-		      char *top, size_t toplen);
-/* The workload's commands for the next profile's share outside it (copied; NULL: none). */
-void run_profile_set_workload(const struct run_comms *c);
-/* The share of samples outside the workload of the stopped profile; NAN when unknown. */
-double run_profile_outside(const struct run_profile *rp, const char **top);
 
-/* ---- the set's identity (run-set.c) ---- */
-struct run_kernel {
-	char	release[65], version[65];	/* uname -r, uname -v */
-	char	config_hash[17];		/* FNV-1a of /proc/config.gz or /boot/config-*; "" */
+struct run_batch;
+
+/*
+ * A batch for @rq: the parameter sets resolved (the workload's rules). -EINVAL with the reason
+ * in @err for a request the user must change (bad parameters, two equal sets); -EPERM for a
+ * workload that needs root; another -errno otherwise. Free with run_batch_free().
+ */
+int run_batch_new(const struct run_request *rq, struct run_batch **out, char *err,
+		  size_t errlen);
+/*
+ * Claim each set's result directory: create it, take its lock (a second kprof run into the
+ * same set is refused), refuse a set of another kernel build, and make it whole again after a
+ * kprof killed with SIGKILL (stale temporary directories, missing matrix columns, the system
+ * changes its workload left). 0 / -errno with the reason in @err.
+ */
+int run_batch_prepare(struct run_batch *b, char *err, size_t errlen);
+/*
+ * The runs: each set's runs alternated A B A B (a drift of the machine hits every set alike).
+ * Stops between and inside runs when *@stop becomes non-zero: the unfinished run is killed and
+ * removed, the system restored, finished runs stay. 0; -EINTR when stopped; another -errno
+ * with the reason in @err (finished runs stay then too).
+ */
+int run_batch_run(struct run_batch *b, const volatile sig_atomic_t *stop, char *err,
+		  size_t errlen);
+
+/* One parameter set's outcome, valid until run_batch_free(). */
+struct run_set_result {
+	const char	*workload;
+	const char	*base;		/* the set's directory */
+	const char	*path_params;	/* its parameters as a path component */
+	const char	*main_metric;
+	const double	*main_values;	/* nr_done values of the main metric */
+	int		nr_done;
 };
-struct run_identity {
-	const char		*name;		/* the set's directory and label (--name, or release) */
-	const char		*commit, *note;	/* --commit, --note; NULL when not given */
-	const char		*main_metric;
-	const char		*interleave;	/* the token shared by the sets of one --interleave
-						 * run (an intended A/B of parameters); NULL */
-	struct run_kernel	kernel;
-};
-/* One path component of [A-Za-z0-9._+-], 1..64 characters, not starting with '.' or '-'. */
+size_t run_batch_nr_sets(const struct run_batch *b);
+void run_batch_result(const struct run_batch *b, size_t i, struct run_set_result *out);
+/* The top self/children perf-profile rows of the latest profiled run (nothing without one). */
+void run_batch_write_top_rows(const struct run_batch *b, FILE *fp);
+void run_batch_free(struct run_batch *b);	/* NULL-safe */
+
+/* A set name: one path component of [A-Za-z0-9._+-], 1..64 characters, not starting with
+ * '.' or '-'. */
 bool run_name_valid(const char *name);
-void run_kernel_identify(struct run_kernel *k);
-/*
- * 0 when the set in @base is empty or its runs were made on kernel build @k (uname -v and, when
- * both are known, the config hash); -EEXIST with the reason in @err otherwise.
- */
-int run_check_set_kernel(const char *base, const struct run_kernel *k, char *err,
-			 size_t errlen);
-/*
- * The run's perf.data.kallsyms becomes a hard link to <base>/kallsyms when their bytes are the
- * same (the first run's snapshot is the set's). 0 / -errno; a run that keeps its copy is fine.
- */
-int run_share_kallsyms(const char *base, const char *run_dir);
-/* meta.json members "name", "commit", "note", "kernel_config_hash", "main_metric", "interleave",
- * each a line. */
-int run_write_identity(FILE *fp, const struct run_identity *id);
-
-
-/*
- * LKP-style system monitors for `kprof run` (profiler/run/monitor.c).
- */
-
-
-struct monitor;
-
-/* NULL with errno on failure. Free with monitor_free(). */
-struct monitor *monitor_new(void);
-/* Take one sample of /proc/vmstat, /proc/meminfo and /proc/stat. 0 / -errno. */
-int monitor_sample(struct monitor *m);
-/*
- * Append the per-run values: proc-vmstat.* (counters last - first, gauges the mean),
- * meminfo.* (mean; plus Memused and max_used_kB), mpstat.cpu.all.*% and vmstat.system.{in,cs}
- * (means over the 1-s intervals; need two samples).
- */
-int monitor_metrics(const struct monitor *m, struct kv_list *out);
-void monitor_free(struct monitor *m);	/* NULL-safe */
-
-/*
- * LKP's sched_debug reduction of one /sys/kernel/debug/sched/debug text: per field of the
- * cpu#N, cfs_rq[N]:/, rt_rq[N]: and dl_rq[N]: sections, sched_debug.<section>.<field>.{max,
- * min,avg,stddev} across CPUs (monitor-sched.c). 0 / -ENOMEM.
- */
-int sched_debug_parse(const char *text, struct kv_list *out);
-/*
- * /proc/latency_stats ("count total_us max_us frame...") as latency_stats.{hits,sum,max,avg}.
- * <first 5 frames joined by '.'>; back traces that share those frames are merged.
- */
-int latency_stats_parse(const char *text, struct kv_list *out);
 
 #endif

@@ -34,6 +34,10 @@ test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: usemem stacks, nothing of k
 	! awk -v p=$kp "\$2 == p" samples | grep . &&
 	grep -q "^ *usemem " samples &&
 	grep -q "^usemem;" "$d/profile.folded" &&
+	# usemem lives shorter than a second here: still the workload, never noise (the share
+	# itself is the machine'"'"'s: other load may be there)
+	! grep -E "outside the workload \([^)]*usemem" err &&
+	json_get "$d/meta.json" outside_samples_percent | grep -qE "^[0-9.]+$" &&
 	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
 	grep -q "perf-profile.calltrace.cpu-clock.[a-z_.]*do_access.do_rw_once.do_units" "$d/stats.json" &&
 	foreign=$(awk "\$1 == \"kprof\"" samples | wc -l) &&

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
+#include <event-parse.h>
 
 #include "profiler/record/tracepoint-int.h"
 #include "tests/tap.h"

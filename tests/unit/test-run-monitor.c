@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profiler/run/run.h"
+#include "profiler/run/run-int.h"
 #include "tests/tap.h"
 
 static double get(const struct kv_list *m, const char *key)
