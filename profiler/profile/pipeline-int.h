@@ -403,6 +403,18 @@ struct resolver {
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */
 	size_t				nr_attrs;
 	struct comm_table		comms;
+	/*
+	 * A thread's name as interned by the graph, by tid: handed to the graph as its own, a
+	 * stack's task is found in one probe (the graph's copy, not the comm table's, is what
+	 * its tasks hold). Valid while comms_gen is theirs; COMM and FORK records bump it.
+	 */
+	struct comm_memo {
+		const struct callgraph	*cg;
+		int32_t			tid;
+		uint32_t		gen;
+		const char		*comm;
+	}				comm_memo[256];
+	uint32_t			comms_gen;
 	struct frame_cache		frames_seen;
 	struct nframe_table		names;		/* the user frames */
 	uint32_t			gen, kgen;	/* of the stack being resolved */

@@ -190,12 +190,26 @@ struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st
 	return r->cgs[st->event];
 }
 
+/* The name of thread @tid as @cg interned it (see struct resolver); NULL on ENOMEM. */
+static const char *task_comm(struct resolver *r, struct callgraph *cg, int32_t tid)
+{
+	struct comm_memo *m = &r->comm_memo[((uint32_t)tid * 2654435761u) >> 24];
+	const char *comm;
+
+	if (m->cg == cg && m->tid == tid && m->gen == r->comms_gen && m->comm)
+		return m->comm;
+	comm = comm_table_name(&r->comms, tid);
+	comm = comm ? callgraph_intern(cg, comm) : NULL;
+	*m = (struct comm_memo){ .cg = cg, .tid = tid, .gen = r->comms_gen, .comm = comm };
+	return comm;
+}
+
 int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
 		     size_t n)
 {
 	struct cg_task task;
 
-	task.comm = comm_table_name(&r->comms, st->tid);
+	task.comm = task_comm(r, cg, st->tid);
 	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
 	task.tid = r->o->keep_tid ? st->tid : -1;
 	if (!task.comm)
@@ -271,6 +285,8 @@ static int apply_record(struct resolver *r, const struct pipe_record *rec, const
 		    frame_cache_invalidate(&r->frames_seen, ids[0]))
 			return -ENOMEM;
 	}
+	if (rec->rec_type == PERF_RECORD_COMM || rec->rec_type == PERF_RECORD_FORK)
+		r->comms_gen++;	/* a thread's name may change */
 	switch (rec->rec_type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
