@@ -44,17 +44,17 @@ struct usemem {
 	unsigned int	worker_base;	/* index of this process's first worker (seeds) */
 };
 
-/* One access. Out of line on purpose: each 8-byte access is a call, as in upstream usemem. */
+/*
+ * One access. Out of line on purpose: each 8-byte access is a call, as in upstream usemem.
+ * This file is built without frame pointers, as LKP's usemem is (Makefile): a frame on every
+ * 8-byte access costs 10-25% of the throughput, and LKP's profiles show the same short chains
+ * (do_rw_once and do_access as roots). `kprof run --call-graph dwarf` shows the whole stacks.
+ */
 __attribute__((noipa, used)) unsigned long do_access(unsigned long *p, unsigned long idx,
 						     int read)
 {
 	volatile unsigned long *vp = p;
 
-	/*
-	 * A leaf gets no frame pointer from gcc (-momit-leaf-frame-pointer); asking for the frame
-	 * address forces one, so frame-pointer unwinding keeps do_rw_once above do_access.
-	 */
-	__asm__ volatile("" : : "r"(__builtin_frame_address(0)));
 	if (read)
 		return vp[idx];
 	vp[idx] = idx;

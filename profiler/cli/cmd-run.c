@@ -19,6 +19,7 @@
 #include "output/output.h"
 #include "profiler/lib/lib.h"
 #include "profiler/cli/cmd-int.h"
+#include "profiler/record/record.h"
 #include "profiler/run/run.h"
 
 static volatile sig_atomic_t run_interrupted;
@@ -33,6 +34,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
 		"[-o RESULTS]\n"
+		"                [--call-graph fp|dwarf[,SIZE]|lbr]\n"
 		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
 		"                [--interleave 'k=v,...' --interleave 'k=v,...']\n"
 		"       kprof run --list\n\n"
@@ -40,6 +42,9 @@ static void usage(FILE *fp)
 		"  -r, --runs N    run the workload N times (default 3)\n"
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
+		"  --call-graph M  user call chains: fp (default, LKP's -g), dwarf[,SIZE] (the\n"
+		"                  workload's own stacks, as its programs are built without frame\n"
+		"                  pointers like LKP's) or lbr\n"
 		"  -o, --output D  result root (default ./results)\n"
 		"  -n, --name NAME the result set's name: its directory and compare label\n"
 		"                  (default: the kernel release, uname -r)\n"
@@ -112,6 +117,7 @@ int cmd_run(int argc, char **argv)
 		{ "commit", required_argument, NULL, 'C' },
 		{ "note", required_argument, NULL, 'N' },
 		{ "interleave", required_argument, NULL, 'I' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -154,6 +160,16 @@ int cmd_run(int argc, char **argv)
 		case 'P':
 			rq.profile = false;
 			break;
+		case 'G': {
+			struct record_opts ro = { 0 };
+
+			if (record_parse_callgraph(optarg, &ro))
+				return cli_bad_value("run", "--call-graph", optarg,
+						     "fp, dwarf[,SIZE] (SIZE 8..65528, a multiple "
+						     "of 8) or lbr");
+			rq.call_graph = optarg;
+			break;
+		}
 		case 'o':
 			rq.results = optarg;
 			break;

@@ -18,12 +18,13 @@
 struct run_profile;
 
 /*
- * Start sampling all CPUs with call chains into @perf_data; @event NULL = default. The samples
- * of this process (the controller, not the workload) are left out. @title: the flamegraph.svg
- * title (copied; NULL: the default). 0, or -errno with the reason in @err.
+ * Start sampling all CPUs with call chains into @perf_data; @event NULL = default; @call_graph
+ * NULL = frame pointers, else record's --call-graph syntax. The samples of this process (the
+ * controller, not the workload) are left out. @title: the flamegraph.svg title (copied; NULL:
+ * the default). 0, or -errno with the reason in @err.
  */
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event,
-		      const char *title, char *err, size_t errlen);
+		      const char *call_graph, const char *title, char *err, size_t errlen);
 /* Stop sampling over a phase the profile does not cover (@pause), or start again. NULL-safe. */
 void run_profile_pause(struct run_profile *rp, bool pause);
 /*

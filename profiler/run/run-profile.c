@@ -95,7 +95,7 @@ static void read_outside(struct run_profile *rp, const char *path)
 }
 
 int run_profile_start(struct run_profile **out, const char *perf_data, const char *event,
-		      const char *title, char *err, size_t errlen)
+		      const char *call_graph, const char *title, char *err, size_t errlen)
 {
 	const char *events[1] = { event };
 	struct record_opts o = {
@@ -113,6 +113,11 @@ int run_profile_start(struct run_profile **out, const char *perf_data, const cha
 	int ret;
 
 	*out = NULL;
+	if (call_graph && record_parse_callgraph(call_graph, &o)) {
+		free(rp);
+		return err_set(err, errlen, -EINVAL, "profiling: --call-graph '%s': fp or "
+			       "dwarf[,SIZE]", call_graph);
+	}
 	if (!rp || !(rp->perf_data = strdup(perf_data)) || (title && !(rp->title = strdup(title)))) {
 		run_profile_free(rp);
 		return err_set(err, errlen, -ENOMEM, "profiling: out of memory");

@@ -450,7 +450,8 @@ static int start_child(struct run_set *s, const char *tmpdir, const struct wl_en
 							  run_next_number(s->base));
 		char *perf_data = path_of("%s/perf.data", tmpdir);
 
-		ret = perf_data ? run_profile_start(prof, perf_data, b->event, title, err, errlen) :
+		ret = perf_data ? run_profile_start(prof, perf_data, b->event,
+							 b->rq.call_graph, title, err, errlen) :
 				  err_set(err, errlen, -ENOMEM, "%s: out of memory", tmpdir);
 		free(perf_data);
 		free(title);

@@ -39,6 +39,7 @@ struct run_request {
 	const char		*results;	/* the result root */
 	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
 	bool			profile;	/* sample the measured phase */
+	const char		*call_graph;	/* fp (NULL, LKP's -g) or dwarf[,SIZE] */
 	int			nr_runs;	/* per parameter set, 1..1000 */
 	const char		*name;		/* the set's name; NULL: the kernel release */
 	const char		*commit, *note;	/* kept in meta.json; NULL when not given */

@@ -38,8 +38,10 @@ test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: usemem stacks, nothing of k
 	# itself is the machine'"'"'s: other load may be there)
 	! grep -E "outside the workload \([^)]*usemem" err &&
 	json_get "$d/meta.json" outside_samples_percent | grep -qE "^[0-9.]+$" &&
-	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
-	grep -q "perf-profile.calltrace.cpu-clock.[a-z_.]*do_access.do_rw_once.do_units" "$d/stats.json" &&
+	# usemem is built as LKP'"'"'s, without frame pointers: the chains are LKP'"'"'s short ones
+	grep -q "^usemem;do_rw_once " "$d/profile.folded" &&
+	grep -q "perf-profile.self.cpu-clock.do_rw_once\"" "$d/stats.json" &&
+	grep -q "perf-profile.children.cpu-clock.do_access\"" "$d/stats.json" &&
 	foreign=$(awk "\$1 == \"kprof\"" samples | wc -l) &&
 	if [ "$foreign" -eq 0 ]; then
 		! grep -E "^kprof;|cmd_run|run_once|child_main|supervise" "$d/profile.folded" &&
@@ -65,6 +67,17 @@ test_expect_success PERF_EVENTS,PERF 'anon-w-seq-mt: the top rows are usemem and
 		fi
 		echo "row $sym is not usemem or kernel"; exit 1
 	done <rows
+'
+
+# The whole stacks of the benchmark, unwound from the user stack dumps (DWARF CFI of usemem).
+test_expect_success PERF_EVENTS,PERF '--call-graph dwarf: usemem -> do_units -> do_rw_once -> do_access' '
+	"$KPROF" -q run anon-w-seq-mt unit_size=128M --runs 1 --call-graph dwarf -o rd >/dev/null 2>errd &&
+	d=$(echo rd/anon-w-seq-mt/*/*/0) &&
+	grep -qE "^usemem;([^;]+;)*thread_main;do_units;do_rw_once;do_access " "$d/profile.folded" &&
+	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
+	! grep -qE "^kprof;|cmd_run|run_once" "$d/profile.folded" &&
+	test_must_fail "$KPROF" run anon-w-seq-mt --call-graph dwarf,7 2>bad &&
+	grep -q "kprof: error: run: --call-graph .dwarf,7.: fp, dwarf" bad
 '
 
 prereq_NUMA_SYSFS() { [ -r /sys/devices/system/node/node0/vmstat ]; }
