@@ -11,6 +11,7 @@
  *	hugetlb PATH OLD	nr_overcommit_hugepages at PATH was OLD before we wrote it
  *	mount DIR		DIR may hold our loop mount (the loop device autoclears on umount)
  *	image PATH		our filesystem image in /dev/shm
+ *	sysctl			we hold LKP's sysctls (sysstate.c: the last holder restores them)
  *
  * WL_STATE_DIR is root's alone (mode 0700, checked): only root makes these changes, and no other
  * user can plant a file or a symlink in it. The hugetlb lock lives there too.
@@ -75,6 +76,8 @@ int wl_state_sync(struct wl_env *env, char *err, size_t errlen)
 		n += snprintf(buf + n, sizeof(buf) - n, "mount %s\n", env->mnt);
 	if (env->image[0])
 		n += snprintf(buf + n, sizeof(buf) - n, "image %s\n", env->image);
+	if (env->sysctl_held)
+		n += snprintf(buf + n, sizeof(buf) - n, "sysctl\n");
 	if (!n) {	/* nothing left to undo */
 		if (env->state_fd >= 0) {
 			unlink(env->state_path);
@@ -90,6 +93,53 @@ int wl_state_sync(struct wl_env *env, char *err, size_t errlen)
 	    fdatasync(env->state_fd))
 		return err_set(err, errlen, -errno, "%s: %s", env->state_path, strerror(errno));
 	return 0;
+}
+
+/* Whether the state file text @buf has a line that is exactly @line. */
+static bool has_line(const char *buf, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+int wl_sysctl_holders(const char *skip)
+{
+	char own[32];
+	DIR *d = opendir(WL_STATE_DIR);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	snprintf(own, sizeof(own), "%d.state", (int)getpid());
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char buf[1024];
+		ssize_t got;
+		int fd;
+
+		if (l < 7 || strcmp(de->d_name + l - 6, ".state") || !strcmp(de->d_name, own) ||
+		    (skip && !strcmp(de->d_name, skip)))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* a lock we can take: its kprof is dead, it holds nothing (recovery undoes it) */
+		if (!flock(fd, LOCK_SH | LOCK_NB)) {
+			close(fd);
+			continue;
+		}
+		got = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[got > 0 ? got : 0] = '\0';
+		n += has_line(buf, "sysctl");
+		close(fd);
+	}
+	closedir(d);
+	return n;
 }
 
 /* ---- recovery ------------------------------------------------------------------------------ */
@@ -115,7 +165,7 @@ static bool ours(const char *path, const char *prefix)
 	return !strncmp(path, prefix, n) && strlen(path) == n + 6 && !strchr(path + n, '/');
 }
 
-static int undo_line(char *line, char *report, size_t len)
+static int undo_line(char *line, const char *name, char *report, size_t len)
 {
 	char what[16], path[256];
 	long old;
@@ -136,6 +186,13 @@ static int undo_line(char *line, char *report, size_t len)
 			note(report, len, "%s set back to %ld", path, old);
 		return ret;
 	}
+	if (n >= 1 && !strcmp(what, "sysctl")) {
+		int ret = wl_sysctl_recover(name, NULL, 0);
+
+		if (!ret)
+			note(report, len, "%sLKP's sysctls released", "", 0);
+		return ret;
+	}
 	if (n >= 2 && !strcmp(what, "mount") && ours(path, WL_TRUNCATE_MNT_PREFIX)) {
 		if (!umount2(path, MNT_DETACH))	/* the loop device autoclears with it */
 			note(report, len, "%s unmounted", path, 0);
@@ -153,8 +210,8 @@ static int undo_line(char *line, char *report, size_t len)
 	return 0;	/* not ours to act on */
 }
 
-/* Undo one dead process's state file (locked by us, fd @fd). 0 when all undone. */
-static int recover_file(int fd, char *report, size_t len)
+/* Undo one dead process's state file @name (locked by us, fd @fd). 0 when all undone. */
+static int recover_file(int fd, const char *name, char *report, size_t len)
 {
 	char buf[1024], *line, *save;
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -164,7 +221,7 @@ static int recover_file(int fd, char *report, size_t len)
 		return -errno;
 	buf[n] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		r = undo_line(line, report, len);
+		r = undo_line(line, name, report, len);
 		ret = ret ?: r;
 	}
 	return ret;
@@ -196,7 +253,7 @@ int workload_recover(char *report, size_t len)
 			close(fd);
 			continue;
 		}
-		r = recover_file(fd, report, len);
+		r = recover_file(fd, de->d_name, report, len);
 		if (!r)
 			unlinkat(dirfd(d), de->d_name, 0);
 		ret = ret ?: r;

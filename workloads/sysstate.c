@@ -275,13 +275,19 @@ int wl_loopfs_teardown(struct wl_env *env, char *err, size_t errlen)
 
 /*
  * LKP's programs/vm-scalability/run sets three sysctls before any case. They are global, and
- * several kprof runs (other checkouts, other users) may overlap: the first run saves the
- * values and sets LKP's, the last one restores them. The saved values and the pids of the
- * runs that hold them live in WL_SYSCTL_STATE, read and written under an flock on
- * WL_SYSCTL_LOCK; holders that died without releasing are dropped by the next one to look.
+ * several kprof runs (other checkouts, other users' sudo) may overlap: the first run saves the
+ * values and sets LKP's, the last one restores them.
+ *
+ * Everything lives in root's own WL_STATE_DIR (0700, checked), never in a world-writable
+ * directory: the saved values are what root writes back into /proc/sys, so nobody else may
+ * plant them. WL_SYSCTL_SAVED holds the system's values ("PATH VALUE" lines). A run that holds
+ * the sysctls says so with a "sysctl" line in its own state file, which it flocks for its whole
+ * life (state.c): the holders are the state files with that line that are still locked, so a
+ * kprof killed with SIGKILL stops holding the moment it dies, and pid reuse cannot fool this.
+ * WL_SYSCTL_LOCK serialises the decisions (who is first, who is last).
  */
-#define WL_SYSCTL_LOCK	"/dev/shm/kprof-sysctl.lock"
-#define WL_SYSCTL_STATE	"/dev/shm/kprof-sysctl.state"
+#define WL_SYSCTL_LOCK	WL_STATE_DIR "/sysctl.lock"
+#define WL_SYSCTL_SAVED	WL_STATE_DIR "/sysctl.saved"
 
 static const struct { const char *path; long value; } lkp_sysctls[WL_NR_SYSCTL] = {
 	{ "/proc/sys/vm/overcommit_memory", 1 },	/* always overcommit */
@@ -289,115 +295,145 @@ static const struct { const char *path; long value; } lkp_sysctls[WL_NR_SYSCTL] 
 	{ "/proc/sys/kernel/threads-max", 1L << 20 },
 };
 
-struct sysctl_state {
-	long	saved[WL_NR_SYSCTL];
-	bool	have_saved;
-	pid_t	pids[64];
-	size_t	nr;
-};
-
-static void state_read(struct sysctl_state *st)
+/* The saved values; false when there are none (or not all three, by our table's paths). */
+static bool saved_read(long saved[WL_NR_SYSCTL])
 {
-	FILE *fp = fopen(WL_SYSCTL_STATE, "re");
-	long pid;
+	FILE *fp = fopen(WL_SYSCTL_SAVED, "re");
+	char path[128];
+	long v;
+	int found = 0;
 
-	memset(st, 0, sizeof(*st));
 	if (!fp)
-		return;
-	st->have_saved = fscanf(fp, "%ld %ld %ld", &st->saved[0], &st->saved[1],
-				&st->saved[2]) == 3;
-	while (st->have_saved && st->nr < 64 && fscanf(fp, "%ld", &pid) == 1)
-		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))	/* alive */
-			st->pids[st->nr++] = (pid_t)pid;
+		return false;
+	while (fscanf(fp, "%127s %ld", path, &v) == 2)
+		for (int i = 0; i < WL_NR_SYSCTL; i++)
+			if (!strcmp(path, lkp_sysctls[i].path) && !(found & (1 << i))) {
+				saved[i] = v;
+				found |= 1 << i;
+			}
 	fclose(fp);
+	return found == (1 << WL_NR_SYSCTL) - 1;
 }
 
-static int state_write(const struct sysctl_state *st)
+static int saved_write(const long saved[WL_NR_SYSCTL])
 {
-	FILE *fp;
+	char buf[512];
+	int n = 0, fd, ret = 0;
 
-	if (!st->nr)
-		return unlink(WL_SYSCTL_STATE) && errno != ENOENT ? -errno : 0;
-	fp = fopen(WL_SYSCTL_STATE ".tmp", "we");
-	if (!fp)
+	for (int i = 0; i < WL_NR_SYSCTL; i++)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %ld\n", lkp_sysctls[i].path,
+			      saved[i]);
+	fd = open(WL_SYSCTL_SAVED ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
 		return -errno;
-	fprintf(fp, "%ld %ld %ld\n", st->saved[0], st->saved[1], st->saved[2]);
-	for (size_t i = 0; i < st->nr; i++)
-		fprintf(fp, "%d\n", (int)st->pids[i]);
-	if (fclose(fp))
-		return -errno;
-	return rename(WL_SYSCTL_STATE ".tmp", WL_SYSCTL_STATE) ? -errno : 0;
+	if (wl_write_all(fd, buf, (size_t)n) || fdatasync(fd))
+		ret = -errno;
+	close(fd);
+	if (!ret && rename(WL_SYSCTL_SAVED ".tmp", WL_SYSCTL_SAVED))
+		ret = -errno;
+	return ret;
 }
 
-static int sysctl_lock(void)
+/* Write the saved values back and forget them. 0 / -errno with the reason in @err. */
+static int saved_restore(char *err, size_t errlen)
 {
-	int fd = open(WL_SYSCTL_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	long saved[WL_NR_SYSCTL];
+	int ret = 0;
 
-	if (fd >= 0 && flock(fd, LOCK_EX)) {
-		close(fd);
-		return -errno;
+	if (!saved_read(saved))
+		return 0;
+	for (int i = 0; i < WL_NR_SYSCTL; i++) {
+		int r = wl_write_long(lkp_sysctls[i].path, saved[i]);
+
+		if (r && !ret)
+			ret = err_set(err, errlen, r, "%s: cannot restore %ld: %s",
+				      lkp_sysctls[i].path, saved[i], strerror(-r));
 	}
-	return fd < 0 ? -errno : fd;
+	if (!ret && unlink(WL_SYSCTL_SAVED) && errno != ENOENT)
+		ret = err_set(err, errlen, -errno, "%s: %s", WL_SYSCTL_SAVED, strerror(errno));
+	return ret;
+}
+
+static int sysctl_lock(char *err, size_t errlen)
+{
+	int ret = wl_state_dir(err, errlen), fd;
+
+	if (ret)
+		return ret;
+	fd = open(WL_SYSCTL_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		ret = -errno;
+		close(fd);
+		return err_set(err, errlen, ret, "%s: %s", WL_SYSCTL_LOCK, strerror(-ret));
+	}
+	return fd < 0 ? err_set(err, errlen, -errno, "%s: %s", WL_SYSCTL_LOCK, strerror(errno)) :
+			fd;
 }
 
 int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen)
 {
-	struct sysctl_state st;
+	long saved[WL_NR_SYSCTL];
 	int ret = 0, lock;
 
 	for (int i = 0; i < WL_NR_SYSCTL; i++)
 		if (access(lkp_sysctls[i].path, W_OK))
 			return err_set(err, errlen, 0, "not root: LKP's vm-scalability sysctls "
 				       "(overcommit_memory=1, max_map_count, threads-max) not set");
-	lock = sysctl_lock();
+	lock = sysctl_lock(err, errlen);
 	if (lock < 0)
-		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
-	state_read(&st);
-	if (!st.nr || !st.have_saved) {
-		/* nobody holds them: the values now are the system's (unless a holder died) */
-		for (int i = 0; !st.have_saved && !ret && i < WL_NR_SYSCTL; i++)
-			ret = wl_read_long(lkp_sysctls[i].path, &st.saved[i]);
-		st.have_saved = !ret;
+		return lock;
+	if (!wl_sysctl_holders(NULL)) {
+		/*
+		 * The first: the values now are the system's, unless a holder died before
+		 * restoring (its saved values are still there, and they are the system's).
+		 */
+		if (!saved_read(saved)) {
+			for (int i = 0; !ret && i < WL_NR_SYSCTL; i++)
+				ret = wl_read_long(lkp_sysctls[i].path, &saved[i]);
+			if (!ret)
+				ret = saved_write(saved);
+		}
 		for (int i = 0; !ret && i < WL_NR_SYSCTL; i++)
 			ret = wl_write_long(lkp_sysctls[i].path, lkp_sysctls[i].value);
 	}
-	if (!ret && st.nr < 64) {
-		st.pids[st.nr++] = getpid();
-		ret = state_write(&st);
-		env->sysctl_held = !ret;
+	if (!ret) {
+		env->sysctl_held = true;
+		ret = wl_state_sync(env, err, errlen);
+		if (ret)
+			env->sysctl_held = false;
+	} else {
+		err_set(err, errlen, ret, "LKP's sysctls: %s", strerror(-ret));
 	}
 	close(lock);
-	if (ret)
-		return err_set(err, errlen, ret, "LKP's sysctls: %s", strerror(-ret));
-	return 0;
+	return ret;
 }
 
 int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen)
 {
-	struct sysctl_state st;
-	int ret = 0, lock;
-	size_t j = 0;
+	int ret, lock;
 
 	if (!env->sysctl_held)
 		return 0;
-	env->sysctl_held = false;
-	lock = sysctl_lock();
+	lock = sysctl_lock(err, errlen);
 	if (lock < 0)
-		return err_set(err, errlen, lock, "%s: %s", WL_SYSCTL_LOCK, strerror(-lock));
-	state_read(&st);
-	for (size_t i = 0; i < st.nr; i++)
-		if (st.pids[i] != getpid())
-			st.pids[j++] = st.pids[i];
-	st.nr = j;
-	for (int i = 0; !st.nr && st.have_saved && i < WL_NR_SYSCTL; i++) {
-		int r = wl_write_long(lkp_sysctls[i].path, st.saved[i]);
+		return lock;
+	env->sysctl_held = false;
+	ret = wl_state_sync(env, err, errlen);
+	if (!ret && !wl_sysctl_holders(NULL))
+		ret = saved_restore(err, errlen);	/* the last one */
+	close(lock);
+	return ret;
+}
 
-		if (r && !ret)
-			ret = err_set(err, errlen, r, "%s: cannot restore %ld: %s",
-				      lkp_sysctls[i].path, st.saved[i], strerror(-r));
-	}
-	if (!ret || !st.nr)
-		state_write(&st);
+int wl_sysctl_recover(const char *dead, char *err, size_t errlen)
+{
+	int ret = 0, lock = sysctl_lock(err, errlen);
+
+	if (lock < 0)
+		return lock;
+	if (!wl_sysctl_holders(dead))
+		ret = saved_restore(err, errlen);
 	close(lock);
 	return ret;
 }

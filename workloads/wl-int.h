@@ -121,6 +121,11 @@ struct wl_env {
  */
 int wl_sysctl_apply(struct wl_env *env, char *err, size_t errlen);
 int wl_sysctl_restore(struct wl_env *env, char *err, size_t errlen);
+/* The state file @dead held the sysctls and its kprof died: restore them unless others hold. */
+int wl_sysctl_recover(const char *dead, char *err, size_t errlen);
+/* How many live kprofs hold the sysctls (their state files say so and are locked), other than
+ * this process and the state file named @skip (NULL: none). */
+int wl_sysctl_holders(const char *skip);
 
 int wl_hugetlb_reserve(struct wl_env *env, long nr_pages, char *err, size_t errlen);
 int wl_hugetlb_restore(struct wl_env *env, char *err, size_t errlen);

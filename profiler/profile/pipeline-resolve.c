@@ -140,9 +140,17 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
 			cpumode = pipe_context_cpumode(ip);
 			if (!cpumode) {
-				/* perf: "invalid callchain context", the chain is discarded. */
-				n = 0;
-				break;
+				/*
+				 * perf: "invalid callchain context", the chain is discarded: no
+				 * frame in perf script (the folded stack is the comm alone), Self
+				 * to the ip's symbol in perf report.
+				 */
+				ret = resolve(r, cg, st->event, st->pid, st->ip, st->misc, &ip_id);
+				if (ret)
+					return ret;
+				r->detached = true;
+				r->ids[0] = ip_id;
+				return 1;
 			}
 			continue;
 		}

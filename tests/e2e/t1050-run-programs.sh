@@ -75,7 +75,6 @@ test_expect_success PERF_EVENTS,PERF '--call-graph dwarf: usemem -> do_units -> 
 	d=$(echo rd/anon-w-seq-mt/*/*/0) &&
 	grep -qE "^usemem;([^;]+;)*thread_main;do_units;do_rw_once;do_access " "$d/profile.folded" &&
 	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
-	! grep -qE "^kprof;|cmd_run|run_once" "$d/profile.folded" &&
 	test_must_fail "$KPROF" run anon-w-seq-mt --call-graph dwarf,7 2>bad &&
 	grep -q "kprof: error: run: --call-graph .dwarf,7.: fp, dwarf" bad
 '
@@ -140,18 +139,49 @@ lkp_sysctls() {
 }
 
 test_expect_success ROOT 'LKP sysctls during a vm-scalability run, restored after it and on Ctrl-C' '
-	before=$(sysctls)
-	"$KPROF" -q run anon-w-seq unit_size=64M runtime=3 --runs 1 --no-profile -o s >/dev/null 2>&1 &
-	pid=$!
-	lkp_sysctls
-	wait $pid
-	[ "$(sysctls)" = "$before" ]
-	"$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s >/dev/null 2>&1 &
-	pid=$!
-	lkp_sysctls
-	kill -INT $pid
-	rc=0 && wait $pid || rc=$?
-	[ $rc -eq 130 ] && [ "$(sysctls)" = "$before" ] && [ ! -e /dev/shm/kprof-sysctl.state ]
+	before=$(sysctls) &&
+	{ "$KPROF" -q run anon-w-seq unit_size=64M runtime=3 --runs 1 --no-profile -o s >/dev/null 2>&1 & } &&
+	pid=$! &&
+	lkp_sysctls &&
+	wait $pid &&
+	[ "$(sysctls)" = "$before" ] &&
+	{ "$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s >/dev/null 2>&1 & } &&
+	pid=$! &&
+	lkp_sysctls &&
+	kill -INT $pid &&
+	{ rc=0 && wait $pid || rc=$?; } &&
+	[ $rc -eq 130 ] && [ "$(sysctls)" = "$before" ] && [ ! -e /run/kprof/sysctl.saved ]
+'
+
+# Two overlapping runs: the first sets, the last restores; a kprof killed with SIGKILL holds
+# nothing from the moment it dies, and the next run puts the system's values back.
+test_expect_success ROOT 'LKP sysctls: overlapping runs, and a kprof killed with SIGKILL' '
+	before=$(sysctls) &&
+	{ "$KPROF" -q run anon-w-seq unit_size=64M runtime=6 --runs 1 --no-profile -o s1 >/dev/null 2>&1 & } &&
+	long=$! &&
+	lkp_sysctls &&
+	"$KPROF" -q run anon-w-seq unit_size=64M runtime=1 --runs 1 --no-profile -o s2 >/dev/null 2>&1 &&
+	[ "$(sysctls)" = "1 1073741824 1048576" ] &&
+	wait $long &&
+	[ "$(sysctls)" = "$before" ] &&
+	{ "$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s3 >/dev/null 2>&1 & } &&
+	pid=$! &&
+	lkp_sysctls &&
+	kill -KILL $pid && { wait $pid || :; } &&
+	[ "$(sysctls)" = "1 1073741824 1048576" ] && [ -e /run/kprof/sysctl.saved ] &&
+	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile -o s4 >/dev/null 2>err &&
+	grep -q "undone after a kprof that died: .*LKP.s sysctls released" err &&
+	[ "$(sysctls)" = "$before" ] && [ ! -e /run/kprof/sysctl.saved ]
+'
+
+# The saved values are root's alone: what another user plants in /dev/shm is never read.
+test_expect_success ROOT 'LKP sysctls: nothing is read from or written to /dev/shm' '
+	before=$(sysctls) &&
+	echo "0 0 0" >/dev/shm/kprof-sysctl.state && echo 12345 >>/dev/shm/kprof-sysctl.state &&
+	"$KPROF" -q run anon-w-seq unit_size=64M runtime=1 --runs 1 --no-profile -o s5 >/dev/null 2>&1 &&
+	[ "$(sysctls)" = "$before" ] && [ "$(head -1 /dev/shm/kprof-sysctl.state)" = "0 0 0" ] &&
+	rm -f /dev/shm/kprof-sysctl.state /dev/shm/kprof-sysctl.lock &&
+	[ "$(stat -c %a /run/kprof)" = 700 ]
 '
 
 test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell script' '

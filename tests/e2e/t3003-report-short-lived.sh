@@ -31,9 +31,8 @@ test_expect_success RECORDED,KALLSYMS 'lkp keys equal perf report parsed by LKP 
 	grep -q "^perf-profile.calltrace.cpu-clock.__x64_sys_execve\." sl.data.kprof
 '
 
-# Frame for frame against perf script would differ by the odd sample whose user call chain
-# ends in an unknown context marker (garbage without frame pointers): perf script prints no
-# frame for it, kprof the sample's ip (noted for the call-chain work of issue 11/fidelity).
+# Every sample in its process, as perf script has it (a sample whose chain ends in an unknown
+# context marker, garbage without frame pointers, is its comm alone in both).
 test_expect_success RECORDED 'collapse: every sample of every process, each in its process' '
 	perf script -i sl.data -F comm,pid 2>/dev/null |
 		awk "{ n[\$1 \"-\" \$2]++ } END { for (k in n) print k, n[k] }" |

@@ -139,6 +139,23 @@ static int describe(const struct cg_stack *st, void *arg)
 	return 0;
 }
 
+/* perf report's Self share (0..1) of @sym in the first event, from its LKP keys. */
+static double lkp_self_of(const struct profile *p, const char *sym)
+{
+	struct lkp_profile_opts o = { .event = "cpu-clock", .calltrace_min = 0.5, .print_min = 0 };
+	const struct callgraph *cg = p->events[0].cg;
+	struct kv_list keys = { 0 };
+	char key[128];
+	const double *v;
+	double share = -1;
+
+	snprintf(key, sizeof(key), "perf-profile.self.cpu-clock.%s", sym);
+	if (!lkp_profile_keys_multi(&cg, 1, &o, &keys) && (v = kv_list_get(&keys, key)))
+		share = *v / 100;
+	kv_list_release(&keys);
+	return share;
+}
+
 static char dir[] = "/tmp/kprof-pipeline-XXXXXX";
 static char data[64], syms[64];
 
@@ -192,8 +209,10 @@ static void test_names_and_frames(void)
 	ok(strstr(s.text, "alpha -1 -1:leaf<-mid<-top 2000 2\n") != NULL,
 	   "both samples before t=20 are alpha's, leaf first, markers gone");
 	ok(strstr(s.text, "beta -1 -1:leaf<-mid<-top 3000 1\n") != NULL, "the one after is beta's");
-	ok(strstr(s.text, "beta -1 -1:leaf 500 1\n") != NULL,
-	   "an unknown context marker discards the chain, the leaf stays");
+	ok(strstr(s.text, "beta -1 -1: 500 1\n") != NULL,
+	   "an unknown context marker discards the chain: no frame, as perf script");
+	is_double(lkp_self_of(p, "leaf"), 1.0, 1e-9,
+		  "its Self still goes to the ip's symbol, as perf report (every sample's ip)");
 	ok(strstr(s.text, ":8 -1 -1:leaf<-?<-top 200 1\n") != NULL,
 	   "an unnamed thread is :TID, an unresolved frame stays unnamed");
 	if (!ok(s.len && !strstr(s.text, "alpha -1 -1:leaf<-mid<-top 1000"), "stacks summed"))
