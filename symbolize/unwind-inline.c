@@ -171,6 +171,33 @@ static void put_name(Dwarf_Die *die, const char **names, size_t *nr)
 }
 
 /*
+ * GNU as (2.40) writes one DW_TAG_subprogram per alias of an assembler function (glibc's clone3.S:
+ * __clone3, __GI___clone3, clone3, all with the same range). binutils' function lookup
+ * (dwarf2.c lookup_address_in_function_table) keeps, among the smallest ranges holding the
+ * address, the function read last, so addr2line -f names the last alias (clone3) where
+ * dwarf_getscopes gives the first. @fn becomes that last same-range sibling. Only assembler
+ * units do this, so C units are not walked.
+ */
+static void last_alias(Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	Dwarf_Word lang;
+	Dwarf_Attribute attr;
+	Dwarf_Addr low, high, l, h;
+	Dwarf_Die die;
+
+	if (dwarf_tag(fn) != DW_TAG_subprogram ||
+	    dwarf_formudata(dwarf_attr(cu, DW_AT_language, &attr), &lang) ||
+	    lang != DW_LANG_Mips_Assembler ||
+	    dwarf_lowpc(fn, &low) || dwarf_highpc(fn, &high) || dwarf_child(cu, &die))
+		return;
+	do {
+		if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_dieoffset(&die) > dwarf_dieoffset(fn) &&
+		    !dwarf_lowpc(&die, &l) && !dwarf_highpc(&die, &h) && l == low && h == high)
+			*fn = die;
+	} while (dwarf_siblingof(&die, &die) == 0);
+}
+
+/*
  * The function names at @vaddr, innermost first, into @names; their number (0: none). The
  * scopes at an address stop at its innermost inlined instance (dwarf_getscopes continues with
  * the abstract definition's), so its callers are the scopes of that instance's DIE, walked
@@ -190,6 +217,7 @@ static size_t dwarf_functions(Dwfl_Module *mod, uint64_t vaddr, const char **nam
 	for (i = 0; i < n && !is_function(&scopes[i]); i++)
 		;
 	if (i < n) {
+		last_alias(cu, &scopes[i]);
 		put_name(&scopes[i], names, &nr);
 		m = dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine ?
 		    dwarf_getscopes_die(&scopes[i], &outer) : 0;
