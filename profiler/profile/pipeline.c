@@ -217,9 +217,20 @@ static int add_read_streams(struct loader *l, const struct pd_evattr *ev,
 	return ret;
 }
 
+/*
+ * The chain of a --call-graph dwarf sample that cannot be unwound (no registers, or an empty
+ * stack copy: a user-mode sample in a process whose stack the kernel could not copy) when the
+ * kernel recorded no frames either: perf's thread__resolve_callchain_unwind() bails out and the
+ * sample has no call chain at all, as one with an unknown context marker (pipeline-resolve.c):
+ * Self to the ip's symbol, no calltrace line, the comm alone in perf script. Not the ip as a
+ * one-frame chain, which LKP would see as a calltrace key of its own.
+ */
+static const uint64_t no_user_chain[1] = { (uint64_t)PERF_CONTEXT_MAX };
+
 static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	const struct pd_evattr *ev = rec->attr;
 	enum unwind_want want;
 	struct pd_sample s;
@@ -246,6 +257,11 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	};
 	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
 	l->p->nr_not_unwound[want]++;
+	if (want == UNWIND_NONE && !k.nr && (ev->attr.sample_type & dwarf) == dwarf &&
+	    (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		k.chain = no_user_chain;
+		k.nr = 1;
+	}
 	/* a sample to unwind goes on alone, once per stream (add_stream) */
 	l->unwind_ev = want == UNWIND_YES ? ev : NULL;
 	l->unwind_sample = want == UNWIND_YES ? &s : NULL;
