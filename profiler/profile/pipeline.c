@@ -44,6 +44,7 @@ struct loader {
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
+	struct pid_set			data_maps;	/* pipeline-datamaps.c */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -257,6 +258,8 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	};
 	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
 	l->p->nr_not_unwound[want]++;
+	if (want == UNWIND_YES && !pid_set_has(&l->data_maps, s.pid))
+		l->p->nr_unwound_no_data_maps++;
 	if (want == UNWIND_NONE && !k.nr && (ev->attr.sample_type & dwarf) == dwarf &&
 	    (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		k.chain = no_user_chain;
@@ -286,6 +289,10 @@ static int process(struct loader *l, const struct pd_record *rec, char *err, siz
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
+		if (rec->hdr.type != PERF_RECORD_COMM &&
+		    datamaps_note(&l->data_maps, rec->hdr.type, rec->hdr.misc, rec->body,
+				  rec->body_len))
+			return err_set(err, errlen, -ENOMEM, "out of memory");
 		ret = send_record(l, rec, err, errlen);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, lost */
@@ -477,6 +484,7 @@ static void loader_release(struct loader *l)
 	free(l->nr_samples);
 	free(l->kallsyms);
 	free(l->lbr_chain);
+	pid_set_release(&l->data_maps);
 	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
