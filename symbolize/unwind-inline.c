@@ -14,11 +14,10 @@
  * The DWARF is the file's or its separate debug file's (/usr/lib/debug, by build-id or
  * .gnu_debuglink), which is where binutils finds it too. Answers are cached per (file, address).
  *
- * Not restated: binutils names a function without a linkage name in a language it takes as
- * mangled (assembler: glibc's syscall stubs) by a symbol-table alias of its own choosing (perf
- * shows "__GI_mprotect (inlined)" where the DWARF and kprof say __mprotect); code with DWARF
- * lines but no function; files without DWARF (binutils then names by symbol, and perf shows an
- * alias that is not its own choice as "(inlined)"). See docs/symbolize.md.
+ * An assembler function has a DW_TAG_subprogram per alias (GNU as); binutils names the last
+ * (last_alias()): glibc's clone3, ld.so's __GI_mprotect. Not restated: code with DWARF lines but
+ * no function; files without DWARF (binutils then names by symbol, and perf shows an alias that
+ * is not its own choice as "(inlined)"). See docs/symbolize.md.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
