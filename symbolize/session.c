@@ -14,6 +14,8 @@
 
 enum file_state { FILE_UNLOADED, FILE_LOADED, FILE_NO_SYMBOLS };
 
+static bool is_special_mapping(const char *path);
+
 /*
  * A mapped file (or special mapping), shared by every process that maps it. Loaded by the
  * prefetch thread or the session's (prefetch.c: @pf says which, under its lock); the outcome is
@@ -32,6 +34,11 @@ struct sym_file {
 	char		*perf_map_text;	/* perf_map: the file's text, names point into it */
 	uint8_t		build_id[20];	/* as recorded; build_id_len 0: not known */
 	uint8_t		build_id_len;
+	/*
+	 * An announced file (sym_session_announce): loaded ahead under its own path (owned), then
+	 * taken over by the session's file of that path when it is first loaded.
+	 */
+	bool		shadow, taken;
 };
 
 struct sym_session {
@@ -52,6 +59,13 @@ struct sym_session {
 	 */
 	uintptr_t		kernel_gen;
 	struct sym_prefetch	prefetch;	/* files loaded ahead (sym_session_prefetch) */
+	/*
+	 * Announced files (shadows, by path text): the only part of a session another thread
+	 * touches, under early_lock, before the session's own thread maps them.
+	 */
+	pthread_mutex_t		early_lock;
+	struct ptr_table	early;
+	bool			early_inited;
 };
 
 const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
@@ -81,6 +95,9 @@ struct sym_session *sym_session_new(const struct sym_opts *opts)
 	s->unknown = sym_strpool_intern(&s->pool, UNKNOWN_DSO);
 	if (!err && !s->unknown)
 		err = -ENOMEM;
+	if (!err && pthread_mutex_init(&s->early_lock, NULL))
+		err = -ENOMEM;
+	s->early_inited = !err;
 	if (err) {
 		sym_session_free(s);
 		errno = -err;
@@ -94,6 +111,18 @@ void sym_session_free(struct sym_session *s)
 	if (!s)
 		return;
 	prefetch_stop(&s->prefetch);
+	for (size_t i = 0; s->early.slots && i <= s->early.mask; i++) {
+		struct sym_file *f = s->early.slots[i];
+
+		if (f) {
+			elf_syms_release(&f->elf);
+			free((char *)f->path);
+			free(f);
+		}
+	}
+	ptr_table_release(&s->early);
+	if (s->early_inited)
+		pthread_mutex_destroy(&s->early_lock);
 	for (size_t i = 0; s->files.slots && i <= s->files.mask; i++) {
 		struct sym_file *f = s->files.slots[i];
 
@@ -212,6 +241,60 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	return proc_copy_maps(cp, pp);
 }
 
+static size_t hash_text(const char *p)
+{
+	size_t h = 0xcbf29ce484222325ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return h;
+}
+
+static size_t hash_shadow(const void *elem)
+{
+	return hash_text(((const struct sym_file *)elem)->path);
+}
+
+static bool same_text(const void *elem, const void *key)
+{
+	return !strcmp(((const struct sym_file *)elem)->path, key);
+}
+
+/* The shadow of @path, made when missing (with @make); NULL when missing, or on ENOMEM. */
+static struct sym_file *early_lookup(struct sym_session *s, const char *path, bool make)
+{
+	struct sym_file *f = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&s->early_lock);
+	if (make && ptr_table_reserve(&s->early, hash_shadow))
+		goto out;
+	if (!s->early.slots)
+		goto out;
+	i = ptr_table_slot(&s->early, hash_text(path), same_text, path);
+	f = s->early.slots[i];
+	if (f || !make)
+		goto out;
+	f = calloc(1, sizeof(*f));
+	if (f && !(f->path = strdup(path))) {
+		free(f);
+		f = NULL;
+	}
+	if (f) {
+		f->shadow = true;
+		s->early.slots[i] = f;
+		s->early.nr++;
+	}
+out:
+	pthread_mutex_unlock(&s->early_lock);
+	return f;
+}
+
+static struct sym_file *early_get(struct sym_session *s, const char *path)
+{
+	return early_lookup(s, path, true);
+}
+
 int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
 			     size_t len)
 {
@@ -226,6 +309,25 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
 		return -ENOMEM;
 	memcpy(f->build_id, id, len);
 	f->build_id_len = (uint8_t)len;
+	f = early_get(s, filename);
+	if (!f)
+		return -ENOMEM;
+	memcpy(f->build_id, id, len);
+	f->build_id_len = (uint8_t)len;
+	return 0;
+}
+
+int sym_session_announce(struct sym_session *s, const char *filename)
+{
+	struct sym_file *f;
+
+	if (!s->prefetch.started || !filename || is_jit_mapping(filename) ||
+	    is_special_mapping(filename))
+		return 0;
+	f = early_get(s, filename);
+	if (!f)
+		return -ENOMEM;
+	prefetch_queue(&s->prefetch, f);	/* once: it stays queued, loading or done */
 	return 0;
 }
 
@@ -350,6 +452,32 @@ static void file_load(void *item, void *arg)
 	f->state = err ? FILE_NO_SYMBOLS : FILE_LOADED;
 }
 
+/*
+ * prefetch.c's load: a shadow is loaded as it is; a session's file takes over the result of its
+ * announced shadow (loading it now if nobody has yet), the same load under the same path and
+ * build-id, so what is named does not depend on whether or when the file was announced.
+ */
+static void file_load_item(void *item, void *arg)
+{
+	struct sym_session *s = arg;
+	struct sym_file *f = item, *sh;
+
+	if (!s->prefetch.started || f->shadow || f->perf_map ||
+	    !(sh = early_lookup(s, f->path, false)) || sh->taken ||
+	    sh->build_id_len != f->build_id_len ||
+	    memcmp(sh->build_id, f->build_id, f->build_id_len)) {
+		file_load(f, NULL);
+		return;
+	}
+	prefetch_take(&s->prefetch, sh);
+	f->elf = sh->elf;
+	memset(&sh->elf, 0, sizeof(sh->elf));
+	f->load_err = sh->load_err;
+	f->from_cache = sh->from_cache;
+	f->state = sh->state;
+	sh->taken = true;
+}
+
 static uint8_t *file_pf_state(void *item)
 {
 	return &((struct sym_file *)item)->pf;
@@ -363,7 +491,7 @@ static void file_use(struct sym_session *s, struct sym_file *f)
 	if (s->prefetch.load)
 		prefetch_take(&s->prefetch, f);
 	else
-		file_load(f, NULL);
+		file_load_item(f, s);
 	f->counted = true;
 	if (f->state == FILE_LOADED) {
 		s->stats.files_loaded++;
@@ -377,7 +505,7 @@ static void file_use(struct sym_session *s, struct sym_file *f)
 
 int sym_session_prefetch(struct sym_session *s)
 {
-	return prefetch_start(&s->prefetch, file_load, file_pf_state, NULL);
+	return prefetch_start(&s->prefetch, file_load_item, file_pf_state, s);
 }
 
 static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off,

@@ -18,7 +18,8 @@
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
  * A session is not thread-safe: use one per thread, or lock around it (its prefetch thread, if
- * started, is its own business).
+ * started, is its own business). The exception is sym_session_announce(), which any one other
+ * thread may call while the session's thread uses it.
  * See docs/symbolize.md for where names come from and how they match perf 6.1.
  */
 #ifndef KPROF_SYMBOLIZE_H
@@ -124,6 +125,14 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
  * can start (the session then loads on first use, as before).
  */
 int sym_session_prefetch(struct sym_session *s);
+/*
+ * Tell the prefetch thread about a file that is going to be mapped (@filename as in an MMAP
+ * record), before sym_session_add_map() gets it: it is loaded ahead under that name (with the
+ * build-id given for it), and handed over when the session first needs it. The one call that
+ * may come from another thread than the session's, at any time after sym_session_prefetch()
+ * and the build-ids; names, stats and warnings are the same as without it. 0 or -ENOMEM.
+ */
+int sym_session_announce(struct sym_session *s, const char *filename);
 /* @child starts with a copy of @parent's mappings (FORK record; threads share the parent's). */
 int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
 

@@ -12,26 +12,30 @@
 
 #include "symbolize/symbolize-int.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;	/* ASCII lower case */
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
+/*
+ * A digit's value + 1 by byte, 0 for a non-digit: one table load per digit rather than range
+ * tests (kallsyms has 120K+ sixteen-digit addresses, parsed while the file is read).
+ */
+static const uint8_t hex_digit1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 size_t parse_hex(const char **p, uint64_t *v)
 {
-	size_t digits = 0;
-	int d;
+	const unsigned char *start = (const unsigned char *)*p, *s = start;
+	uint64_t x = 0;
+	unsigned int d;
 
-	*v = 0;
-	while ((d = hexval(**p)) >= 0) {
-		*v = *v << 4 | (uint64_t)d;
-		(*p)++;
-		digits++;
+	while ((d = hex_digit1[*s])) {
+		x = x << 4 | (d - 1);
+		s++;
 	}
-	return digits;
+	*v = x;
+	*p = (const char *)s;
+	return (size_t)(s - start);
 }
 
 bool build_id_equal(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len)

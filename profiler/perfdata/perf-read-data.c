@@ -277,11 +277,21 @@ static int classify_sample(struct pd_reader *r, struct pd_record *rec, char *err
 	size_t at;
 
 	if (r->nr_attrs > 1) {
+		uint64_t id;
+
 		if (rec->body_len < ((size_t)r->id_pos + 1) * 8)
 			return corrupt(rec, err, errlen);
-		rec->attr = reader_attr_by_id(r, pd_u64_at(rec->body, (size_t)r->id_pos));
-		if (!rec->attr)
-			return 0;
+		id = pd_u64_at(rec->body, (size_t)r->id_pos);
+		if (r->last_id_ok && id == r->last_id) {
+			rec->attr = &r->attrs[r->last_id_attr];
+		} else {
+			rec->attr = reader_attr_by_id(r, id);
+			if (!rec->attr)
+				return 0;
+			r->last_id = id;
+			r->last_id_attr = rec->attr->idx;
+			r->last_id_ok = true;
+		}
 	} else {
 		rec->attr = &r->attrs[0];
 	}
@@ -325,14 +335,21 @@ static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 	struct queued_record *q;
 	unsigned char *a;
 
-	q = grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
-	if (!q)
-		return -ENOMEM;
-	r->queue = q;
-	a = grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
-	if (!a)
-		return -ENOMEM;
-	r->arena = a;
+	/* the calls only when full: they cost as much as the rest of queueing a record */
+	q = r->queue;
+	if (r->nr_queued + 1 > r->queue_alloc || !q) {
+		q = grow_array(r->queue, &r->queue_alloc, r->nr_queued + 1, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		r->queue = q;
+	}
+	a = r->arena;
+	if (r->arena_len + rec->hdr.size > r->arena_alloc || !a) {
+		a = grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
+		if (!a)
+			return -ENOMEM;
+		r->arena = a;
+	}
 	memcpy(a + r->arena_len, &rec->hdr, sizeof(rec->hdr));
 	memcpy(a + r->arena_len + sizeof(rec->hdr), rec->body, rec->body_len);
 	q[r->nr_queued++] = (struct queued_record){

@@ -33,6 +33,10 @@ struct pd_reader {
 	struct reader_id	*ids;		/* sorted by id */
 	size_t			nr_ids;
 	int			id_pos, is_pos;	/* see pd_sample_id_pos() */
+	/* The last sample id looked up and its attr's index (samples come in runs of one id). */
+	uint64_t		last_id;
+	size_t			last_id_attr;
+	bool			last_id_ok;	/* cleared when the ids are indexed again */
 	struct pd_file_info	info;
 	struct pd_record_stats stats;
 	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */

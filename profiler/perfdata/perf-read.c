@@ -235,6 +235,7 @@ static int cmp_id(const void *a, const void *b)
 /* The id -> attr index, and where ids sit in records (all attrs must agree, as perf demands). */
 int reader_index_ids(struct pd_reader *r, char *err, size_t errlen)
 {
+	r->last_id_ok = false;
 	const struct perf_event_attr *first = &r->attrs[0].attr;
 	size_t n = 0;
 

@@ -167,12 +167,19 @@ static int new_entry(struct agg_table *t, const struct agg_key *k, uint64_t hash
 	uint64_t *words;
 
 	tid_head = head_of(&t->by_tid, k->tid);
-	e = grow_array(t->entries, &t->entries_alloc, t->nr + 1, sizeof(*e));
-	if (e)
-		t->entries = e;
-	words = grow_array(t->words, &t->words_alloc, t->nr_words + k->nr, sizeof(*words));
-	if (words)
-		t->words = words;
+	/* grown only when full: the calls cost as much as the rest of a new entry */
+	e = t->entries;
+	if (!e || t->nr + 1 > t->entries_alloc) {
+		e = grow_array(t->entries, &t->entries_alloc, t->nr + 1, sizeof(*e));
+		if (e)
+			t->entries = e;
+	}
+	words = t->words;
+	if (!words || t->nr_words + k->nr > t->words_alloc) {
+		words = grow_array(t->words, &t->words_alloc, t->nr_words + k->nr, sizeof(*words));
+		if (words)
+			t->words = words;
+	}
 	if (!pid_head || !tid_head || !e || !words)
 		return -ENOMEM;
 	if (k->nr)

@@ -39,14 +39,31 @@ static size_t pid_slot(const int32_t *pids, size_t alloc, int32_t pid)
 	return i;
 }
 
-uint32_t frame_cache_gen(const struct frame_cache *c, int32_t pid)
+uint32_t frame_cache_gen(struct frame_cache *c, int32_t pid)
 {
 	size_t i;
 
-	if (!c->alloc_pids)
-		return FIRST_GEN;
-	i = pid_slot(c->pids, c->alloc_pids, pid);
-	return c->pids[i] == pid ? c->gens[i] : FIRST_GEN;
+	uint32_t gen;
+
+	if (pid == -1 && c->last_kok)
+		return c->last_kgen;
+	if (pid != -1 && c->last_ok && c->last_pid == pid)
+		return c->last_gen;
+	gen = FIRST_GEN;
+	if (c->alloc_pids) {
+		i = pid_slot(c->pids, c->alloc_pids, pid);
+		if (c->pids[i] == pid)
+			gen = c->gens[i];
+	}
+	if (pid == -1) {
+		c->last_kgen = gen;
+		c->last_kok = true;
+	} else {
+		c->last_pid = pid;
+		c->last_gen = gen;
+		c->last_ok = true;
+	}
+	return gen;
 }
 
 static int grow(struct frame_cache *c)
@@ -83,6 +100,7 @@ int frame_cache_invalidate(struct frame_cache *c, int32_t pid)
 {
 	size_t i;
 
+	c->last_ok = c->last_kok = false;
 	if ((c->nr_pids + 1) * 2 > c->alloc_pids && grow(c))
 		return -ENOMEM;
 	i = pid_slot(c->pids, c->alloc_pids, pid);

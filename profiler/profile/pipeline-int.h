@@ -51,21 +51,20 @@ const char *comm_table_name(struct comm_table *t, int32_t tid);
 void comm_table_release(struct comm_table *t);
 
 /*
- * Resolved frames by (pid, address): a symbolize lookup costs a hash of its own, and a distinct
- * stack repeats most frames of the one before. Direct mapped. An entry also keeps the frame's
- * id in the call graph, so that adding a stack hashes no frame. Each entry records the generation
- * of its address space (and of the kernel's): an MMAP or FORK gives the task a new one, so its
- * old entries stop matching without being searched for.
+ * Resolved user frames by (pid, address): a symbolize lookup costs a hash of its own, and a
+ * distinct stack repeats most frames of the one before. Direct mapped. An entry points to the
+ * interned struct nframe of the result, which keeps the frame's id in the call graph, so that
+ * adding a stack hashes no frame. Each entry records the generation of its address space (and
+ * of the kernel's): an MMAP or FORK gives the task a new one, so its old entries stop matching
+ * without being searched for.
  */
+struct nframe;
+
 struct frame_cache_entry {
 	uint64_t	addr;
-	int32_t		pid;		/* -1 for kernel addresses */
+	int32_t		pid;
 	uint32_t	gen, kgen;
-	/* The frame's id in the call graph of event cg_event - 1 (0: none yet). */
-	uint32_t	cg_event, cg_id;
-	bool		kernel;
-	const char	*sym, *dso;	/* owned by the sym_session */
-	uint64_t	sym_start;	/* sym_result.sym_id; unresolved: .dso_addr */
+	struct nframe	*f;		/* what it resolved to; NULL: empty */
 };
 
 struct frame_cache {
@@ -74,12 +73,19 @@ struct frame_cache {
 	uint32_t			*gens;
 	size_t				nr_pids, alloc_pids;
 	uint32_t			next_gen;
+	/*
+	 * The last pid asked for and its gen, and the kernel's (each stack asks for both), until
+	 * the next invalidation.
+	 */
+	int32_t				last_pid;
+	uint32_t			last_gen, last_kgen;
+	bool				last_ok, last_kok;
 };
 
 int frame_cache_init(struct frame_cache *c);
 void frame_cache_release(struct frame_cache *c);
 /* The current generation of @pid's address space (-1: the kernel's). */
-uint32_t frame_cache_gen(const struct frame_cache *c, int32_t pid);
+uint32_t frame_cache_gen(struct frame_cache *c, int32_t pid);
 /* @pid's address space changes (MMAP, FORK); -1: the kernel's. 0 or -ENOMEM. */
 int frame_cache_invalidate(struct frame_cache *c, int32_t pid);
 /* The slot for (pid, addr): a hit when its key and generations match. */
@@ -200,7 +206,7 @@ struct pipe_stack {
 	 * ip, so the ip is not resolved on its own.
 	 */
 	bool		ip_first;
-	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct kframe *. */
+	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct nframe *. */
 	uint64_t	ip, period, samples;
 };
 
@@ -303,22 +309,49 @@ bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_
 /* ---- the kernel side (pipeline-kernel.c) -------------------------------------------------- */
 
 /*
- * A kernel frame, named on the reading side: one per distinct (address, kernel maps), never
- * changed once made, so the resolving side keys its frame cache by the pointer. The strings
- * are the kernel side's session's; everything lives until kernel_side_release().
+ * A named frame: a kernel one per distinct (address, kernel maps), made by the kernel side on
+ * the reading thread; a user one per distinct symbolize result (symbol, module, identity),
+ * interned by the resolving side (struct nframe_table) and shared by every process and address
+ * that resolve alike. Never changed once made, apart from the resolving side's call graph id,
+ * so a stack's frames find their ids without hashing them again -- for user frames, across
+ * processes. The strings are the naming session's; everything lives until its maker is released.
  */
-struct kframe {
-	uint64_t	addr;
+struct nframe {
+	uint64_t	addr;		/* unresolved: the address perf script shows */
 	const char	*sym, *dso;	/* sym NULL: unresolved */
-	uint64_t	sym_id;
+	uint64_t	sym_id;		/* symbolize's identity of the symbol in its module */
+	/*
+	 * The frame's id in the call graph of event cg_event - 1 (0: none yet). Written by the
+	 * resolving side only (zero when a kernel frame is handed over): its pointer is its key.
+	 */
+	uint32_t	cg_event, cg_id;
 };
+
+struct nframe_chunk;
+
+/* A new zeroed nframe from the chunks at *@chunks; NULL on ENOMEM. */
+struct nframe *nframe_new(struct nframe_chunk **chunks);
+void nframe_chunks_free(struct nframe_chunk **chunks);
+
+/* User nframes by what they name (open addressing). Zero-initialised is empty. */
+struct nframe_table {
+	struct nframe		**tab;
+	size_t			nr, alloc;
+	struct nframe_chunk	*chunks;
+};
+
+/*
+ * The one nframe of (@sym, @dso, @id) (@addr: the unresolved frame's address, @id then too);
+ * NULL on ENOMEM. Strings are compared by pointer: they are pooled by the session.
+ */
+struct nframe *nframe_intern(struct nframe_table *t, const char *sym, const char *dso,
+			     uint64_t id, uint64_t addr);
+void nframe_table_release(struct nframe_table *t);
 
 struct kframe_slot {
 	uint64_t	addr;
-	struct kframe	*f;		/* NULL: empty */
+	struct nframe	*f;		/* NULL: empty */
 };
-
-struct kframe_chunk;
 
 /*
  * The kernel's symbols, loaded by a thread of their own while the file is read (kallsyms: ~50 ms
@@ -337,7 +370,7 @@ struct kernel_side {
 	bool			loaded;		/* set by the loading thread when done */
 	int			ret;		/* its result */
 	struct kframe_slot	*cache;		/* by address, direct mapped */
-	struct kframe_chunk	*chunks;	/* the kframes */
+	struct nframe_chunk	*chunks;	/* the kernel nframes */
 	struct pipe_batch	*pending;	/* full, waiting for the symbols, in order */
 	size_t			nr_pending, alloc_pending;
 	char			err[256];
@@ -370,7 +403,20 @@ struct resolver {
 	struct callgraph		**cgs;		/* per attr, from its 1st sample */
 	size_t				nr_attrs;
 	struct comm_table		comms;
+	/*
+	 * A thread's name as interned by the graph, by tid: handed to the graph as its own, a
+	 * stack's task is found in one probe (the graph's copy, not the comm table's, is what
+	 * its tasks hold). Valid while comms_gen is theirs; COMM and FORK records bump it.
+	 */
+	struct comm_memo {
+		const struct callgraph	*cg;
+		int32_t			tid;
+		uint32_t		gen;
+		const char		*comm;
+	}				comm_memo[256];
+	uint32_t			comms_gen;
 	struct frame_cache		frames_seen;
+	struct nframe_table		names;		/* the user frames */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
 	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
 	uint32_t			ids[RESOLVE_MAX_STACK + 2];
@@ -432,7 +478,12 @@ int datamaps_note(struct pid_set *s, uint32_t type, uint16_t misc, const void *b
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 
-/* Start a user-space sym_session: the queue's start function. 0 or -errno with r->err set. */
+/*
+ * The resolving side's user-space sym_session, made by the reading thread before the resolving
+ * one starts (so that it can announce files to its prefetch thread). 0 or -ENOMEM.
+ */
+int resolver_open_session(struct resolver *r);
+/* The queue's start function (the frame cache). 0 or -errno with r->err set. */
 int resolver_start(void *r);
 /* Symbolize one batch: the queue's consume function. 0 or -errno with r->err set. */
 int resolver_consume(void *r, uint64_t *w, size_t nr);

@@ -7,7 +7,7 @@
  *
  * A batch is walked in order: kernel MMAPs (pid -1: the kernel map and modules) change this
  * side's session where they stand, and every kernel frame of a stack becomes a pointer to its
- * struct kframe. That is exactly what resolving each frame in the resolving thread did, since
+ * struct nframe. That is exactly what resolving each frame in the resolving thread did, since
  * kernel names depend on nothing else.
  */
 #include <errno.h>
@@ -19,15 +19,8 @@
 #include "profiler/profile/pipeline-int.h"
 
 #define KFRAME_SLOTS		(1u << 14)
-#define KFRAME_CHUNK		4096
 /* 32 MiB of batches may wait for the kernel's symbols, then the reading side waits too. */
 #define KSIDE_MAX_PENDING	32
-
-struct kframe_chunk {
-	struct kframe_chunk	*next;
-	size_t			nr;
-	struct kframe		f[KFRAME_CHUNK];
-};
 
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
 {
@@ -109,21 +102,7 @@ const char *kernel_side_source(const struct kernel_side *k)
 	return k->joined && k->sym ? sym_session_kernel_source(k->sym) : NULL;
 }
 
-static struct kframe *kframe_new(struct kernel_side *k)
-{
-	if (!k->chunks || k->chunks->nr == KFRAME_CHUNK) {
-		struct kframe_chunk *c = malloc(sizeof(*c));
-
-		if (!c)
-			return NULL;
-		c->next = k->chunks;
-		c->nr = 0;
-		k->chunks = c;
-	}
-	return &k->chunks->f[k->chunks->nr++];
-}
-
-/* The kframe of kernel address @addr under the current kernel maps, as a chain word. */
+/* The nframe of kernel address @addr under the current kernel maps, as a chain word. */
 static int kframe_word(struct kernel_side *k, uint64_t *word)
 {
 	uint64_t addr = *word, h = addr * 0x9e3779b97f4a7c15ULL;
@@ -131,11 +110,11 @@ static int kframe_word(struct kernel_side *k, uint64_t *word)
 	struct sym_result res;
 
 	if (!s->f || s->addr != addr) {
-		s->f = kframe_new(k);
+		s->f = nframe_new(&k->chunks);
 		if (!s->f)
 			return -ENOMEM;
 		sym_session_resolve(k->sym, -1, addr, true, &res);
-		*s->f = (struct kframe){
+		*s->f = (struct nframe){
 			.addr = addr, .sym = res.sym, .dso = res.dso, .sym_id = res.sym ? res.sym_id : 0,
 		};
 		s->addr = addr;
@@ -145,7 +124,7 @@ static int kframe_word(struct kernel_side *k, uint64_t *word)
 }
 
 /*
- * The kernel frames of a stack to kframes, walking the chain as the resolving side's stack_ids()
+ * The kernel frames of a stack to nframes, walking the chain as the resolving side's stack_ids()
  * does, and whether the chain starts with the sample's ip (compared before either is replaced).
  */
 static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
@@ -249,12 +228,7 @@ void kernel_side_release(struct kernel_side *k)
 	for (size_t i = 0; i < k->nr_pending; i++)
 		pipe_batch_release(&k->pending[i]);
 	free(k->pending);
-	while (k->chunks) {
-		struct kframe_chunk *c = k->chunks;
-
-		k->chunks = c->next;
-		free(c);
-	}
+	nframe_chunks_free(&k->chunks);
 	free(k->cache);
 	if (k->lock_inited)
 		pthread_mutex_destroy(&k->lock);

@@ -26,74 +26,83 @@ static int unresolved_id(struct resolver *r, struct callgraph *cg, uint64_t addr
 	return callgraph_frame_id(cg, &f, id);
 }
 
-/* The cache slot of a frame; NULL when it does not go through the cache. */
+/* The cache slot of a user frame; NULL when it does not go through the cache. */
 static struct frame_cache_entry *frame_slot(struct resolver *r, int32_t pid, uint64_t addr,
 					    unsigned int cpumode)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return frame_cache_slot(&r->frames_seen, -1, addr);
 	if (cpumode == PERF_RECORD_MISC_USER)
 		return frame_cache_slot(&r->frames_seen, pid, addr);
 	return NULL;
 }
 
 /*
+ * The call graph id of a named frame (struct nframe: a kernel one per (address, kernel maps), a
+ * user one per symbolize result), kept in it: a kernel frame needs no frame cache probe, and a
+ * user frame's id serves every process that resolves to it.
+ */
+static int named_id(struct resolver *r, struct callgraph *cg, uint32_t event, struct nframe *nf,
+		    unsigned int flags, uint32_t *id)
+{
+	struct cg_frame f;
+	int ret;
+
+	if (nf->cg_event == event + 1) {
+		*id = nf->cg_id;
+		return 0;
+	}
+	/*
+	 * perf keeps same-named symbols of a module apart by their start. A library's runtime
+	 * start differs between the processes mapping it, so the frame carries symbolize's
+	 * per-module identity (sym_id) instead. An unresolved frame keeps the address perf
+	 * script shows (collapse --addrs).
+	 */
+	f = (struct cg_frame){
+		.sym = nf->sym, .dso = nf->dso ? nf->dso : "[unknown]",
+		.sym_start = nf->sym ? nf->sym_id : 0, .flags = flags,
+		.addr = !nf->sym && r->o->keep_addrs ? nf->addr : 0,
+	};
+	ret = callgraph_frame_id(cg, &f, id);
+	if (!ret) {
+		nf->cg_event = event + 1;
+		nf->cg_id = *id;
+	}
+	return ret;
+}
+
+/*
  * The call graph id of @addr resolved in @pid's address space, or of the kernel frame @addr
- * points to (struct kframe, named by the kernel side), for the graph @cg of event @event. A hit
- * in the frame cache costs one probe; a miss asks the symbolizer (user frames) and the graph.
+ * points to (struct nframe, named by the kernel side), for the graph @cg of event @event. A hit
+ * in the frame cache costs one probe; a miss asks the symbolizer, and the graph only for a
+ * frame no process resolved to before.
  */
 static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
 		   uint64_t addr, unsigned int cpumode, uint32_t *id)
 {
-	struct sym_result res = { .dso = "[unknown]" };
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	struct frame_cache_entry *c = frame_slot(r, pid, addr, cpumode);
-	struct cg_frame f;
-	int ret;
+	struct frame_cache_entry *c;
 
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return named_id(r, cg, event, (struct nframe *)(uintptr_t)addr, CG_FRAME_KERNEL, id);
+	c = frame_slot(r, pid, addr, cpumode);
 	if (!c)
 		return unresolved_id(r, cg, addr, id);
-	if (kernel)
-		pid = -1;
-	if (c->addr != addr || c->pid != pid || c->kernel != kernel || c->kgen != r->kgen ||
-	    c->gen != (kernel ? r->kgen : r->gen)) {
-		if (kernel) {
-			const struct kframe *kf = (const void *)(uintptr_t)addr;
+	if (!c->f || c->addr != addr || c->pid != pid || c->kgen != r->kgen || c->gen != r->gen) {
+		struct sym_result res = { .dso = "[unknown]" };
+		struct nframe *f;
 
-			res = (struct sym_result){
-				.sym = kf->sym, .dso = kf->dso, .sym_id = kf->sym_id,
-				.dso_addr = kf->addr,
-			};
-		} else {
-			sym_session_resolve(r->sym, pid, addr, false, &res);
-		}
+		uint64_t unresolved_at;
+
+		sym_session_resolve(r->sym, pid, addr, false, &res);
+		/* unresolved frames of a module are one frame, unless their addresses are shown */
+		unresolved_at = !res.sym && r->o->keep_addrs ? res.dso_addr : 0;
+		f = nframe_intern(&r->names, res.sym, res.dso ? res.dso : "[unknown]",
+				  res.sym ? res.sym_id : unresolved_at, unresolved_at);
+		if (!f)
+			return -ENOMEM;
 		*c = (struct frame_cache_entry){
-			.addr = addr, .pid = pid, .gen = kernel ? r->kgen : r->gen, .kgen = r->kgen,
-			.kernel = kernel, .sym = res.sym, .dso = res.dso ? res.dso : "[unknown]",
-			/*
-			 * perf keeps same-named symbols of a module apart by their start. A
-			 * library's runtime start differs between the processes mapping it, so
-			 * the frame carries symbolize's per-module identity instead. An
-			 * unresolved frame keeps the address perf script shows (collapse --addrs).
-			 */
-			.sym_start = res.sym ? res.sym_id : res.dso_addr,
+			.addr = addr, .pid = pid, .gen = r->gen, .kgen = r->kgen, .f = f,
 		};
 	}
-	if (c->cg_event == event + 1) {
-		*id = c->cg_id;
-		return 0;
-	}
-	f = (struct cg_frame){
-		.sym = c->sym, .dso = c->dso, .sym_start = c->sym ? c->sym_start : 0,
-		.flags = kernel ? CG_FRAME_KERNEL : 0,
-		.addr = !c->sym && r->o->keep_addrs ? c->sym_start : 0,
-	};
-	ret = callgraph_frame_id(cg, &f, id);
-	if (!ret) {
-		c->cg_event = event + 1;
-		c->cg_id = *id;
-	}
-	return ret;
+	return named_id(r, cg, event, c->f, 0, id);
 }
 
 /*
@@ -189,12 +198,26 @@ struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st
 	return r->cgs[st->event];
 }
 
+/* The name of thread @tid as @cg interned it (see struct resolver); NULL on ENOMEM. */
+static const char *task_comm(struct resolver *r, struct callgraph *cg, int32_t tid)
+{
+	struct comm_memo *m = &r->comm_memo[((uint32_t)tid * 2654435761u) >> 24];
+	const char *comm;
+
+	if (m->cg == cg && m->tid == tid && m->gen == r->comms_gen && m->comm)
+		return m->comm;
+	comm = comm_table_name(&r->comms, tid);
+	comm = comm ? callgraph_intern(cg, comm) : NULL;
+	*m = (struct comm_memo){ .cg = cg, .tid = tid, .gen = r->comms_gen, .comm = comm };
+	return comm;
+}
+
 int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,
 		     size_t n)
 {
 	struct cg_task task;
 
-	task.comm = comm_table_name(&r->comms, st->tid);
+	task.comm = task_comm(r, cg, st->tid);
 	task.pid = r->o->keep_pid || r->o->keep_tid ? st->pid : -1;
 	task.tid = r->o->keep_tid ? st->tid : -1;
 	if (!task.comm)
@@ -270,6 +293,8 @@ static int apply_record(struct resolver *r, const struct pipe_record *rec, const
 		    frame_cache_invalidate(&r->frames_seen, ids[0]))
 			return -ENOMEM;
 	}
+	if (rec->rec_type == PERF_RECORD_COMM || rec->rec_type == PERF_RECORD_FORK)
+		r->comms_gen++;	/* a thread's name may change */
 	switch (rec->rec_type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -307,31 +332,38 @@ int resolver_consume(void *arg, uint64_t *w, size_t nr)
 	return ret;
 }
 
-int resolver_start(void *arg)
+int resolver_open_session(struct resolver *r)
 {
-	struct resolver *r = arg;
 	struct sym_opts so = r->sym_opts;
 
-	if (frame_cache_init(&r->frames_seen))
-		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
 	/* the kernel side names kernel frames, with its own session */
 	so.no_kernel = true;
 	r->sym = sym_session_new(&so);
-	if (r->sym) {
-		/* user files and the vdso; the kernel's build-id is the kernel side's */
-		for (size_t i = 0; i < r->nr_build_ids; i++) {
-			const struct pd_build_id *b = &r->build_ids[i];
+	if (!r->sym)
+		return -ENOMEM;
+	/* user files and the vdso; the kernel's build-id is the kernel side's */
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		const struct pd_build_id *b = &r->build_ids[i];
 
-			if (!b->kernel &&
-			    (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
-			    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
-				return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
-		}
-		/* files load in a thread of their own as they are mapped (else on first use) */
-		(void)sym_session_prefetch(r->sym);
-		return 0;
+		if (!b->kernel && (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
+		    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
+			return -ENOMEM;
 	}
-	return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	/*
+	 * Files load in a thread of their own: announced by the reading side as soon as it reads
+	 * their MMAP, else queued when mapped here (else loaded on first use).
+	 */
+	(void)sym_session_prefetch(r->sym);
+	return 0;
+}
+
+int resolver_start(void *arg)
+{
+	struct resolver *r = arg;
+
+	if (frame_cache_init(&r->frames_seen))
+		return err_set(r->err, sizeof(r->err), -ENOMEM, "out of memory");
+	return 0;
 }
 
 void resolver_release(struct resolver *r)
@@ -341,6 +373,7 @@ void resolver_release(struct resolver *r)
 	free(r->cgs);
 	comm_table_release(&r->comms);
 	frame_cache_release(&r->frames_seen);
+	nframe_table_release(&r->names);
 	sym_session_free(r->sym);
 	memset(r, 0, sizeof(*r));
 }

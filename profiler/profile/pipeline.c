@@ -135,6 +135,23 @@ static bool record_ok(const struct pd_record *rec)
 	}
 }
 
+/*
+ * A process's file, to its prefetch thread as soon as it is read here: the resolving side gets
+ * to the MMAP only after the kernel's symbols and the batches before it, by which time the file
+ * is usually loaded. (Without memory it is loaded when needed, as without announcing.)
+ */
+static void announce(struct loader *l, const struct pd_record *rec)
+{
+	struct pipe_record pr = {
+		.type = PIPE_RECORD, .rec_type = rec->hdr.type, .misc = rec->hdr.misc,
+		.body_len = (uint32_t)rec->body_len,
+	};
+	struct pipe_map m;
+
+	if (pipe_exec_map(&pr, rec->body, &m) && m.pid != -1)
+		(void)sym_session_announce(l->res.sym, m.filename);
+}
+
 /* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
 static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 		       size_t errlen)
@@ -145,6 +162,7 @@ static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 
 	if (!record_ok(rec))
 		return corrupt(rec, err, errlen);
+	announce(l, rec);
 	ret = flush_for(l, rec, err, errlen);
 	if (ret)
 		return ret;
@@ -370,6 +388,8 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	/* The kernel symbols load in a thread of their own while this one starts reading. */
 	ret = kernel_side_start(&l->kernel, &res->sym_opts);
+	if (!ret)
+		ret = resolver_open_session(res);
 	if (!ret)
 		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
 	if (ret)

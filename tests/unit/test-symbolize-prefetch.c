@@ -2,10 +2,14 @@
 /*
  * Files loaded ahead (sym_session_prefetch, prefetch.c): a session whose files a thread of its
  * own loads as they are mapped names every address exactly as a session that loads them on
- * first use, and counts the same files in its stats. Run under helgrind by make test-mem.
+ * first use, and counts the same files in its stats; so does one whose files another thread
+ * announces (sym_session_announce) while it maps and resolves, stale build-ids included. Run
+ * under helgrind by make test-mem.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +47,107 @@ static size_t add_self_maps(struct sym_session *s, struct map *maps, size_t max)
 	}
 	fclose(fp);
 	return n;
+}
+
+struct announcer {
+	struct sym_session	*s;
+	char			(*paths)[4096];
+	size_t			nr;
+	int			ret;
+};
+
+/* This process's executable mappings' files, up to @max. */
+static size_t self_paths(char (*paths)[4096], size_t max)
+{
+	char line[4096], perms[8];
+	FILE *fp = fopen("/proc/self/maps", "re");
+	size_t n = 0;
+
+	if (!fp)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), fp)) {
+		int off = 0;
+
+		if (sscanf(line, "%*x-%*x %7s %*x %*s %*s %n", perms, &off) != 1 || perms[2] != 'x')
+			continue;
+		snprintf(paths[n], sizeof(paths[n]), "%s", line + off);
+		paths[n][strcspn(paths[n], "\n")] = '\0';
+		n += paths[n][0] != '\0';
+	}
+	fclose(fp);
+	return n;
+}
+
+static void *announce_all(void *arg)
+{
+	struct announcer *a = arg;
+
+	/* twice, and a file never mapped: each is loaded once, the unused one freed with it */
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < a->nr && !a->ret; i++)
+			a->ret = sym_session_announce(a->s, a->paths[i]);
+	if (!a->ret)
+		a->ret = sym_session_announce(a->s, "/bin/sh");
+	return NULL;
+}
+
+/*
+ * A session whose files are announced by another thread while it maps and resolves names every
+ * address as one that loads them itself, with the same stats, a stale build-id included.
+ */
+static void test_announced(void)
+{
+	static const uint8_t bogus[20] = { 1, 2, 3 };
+	struct sym_opts o = { .no_kernel = true };
+	struct sym_session *plain = sym_session_new(&o), *told = sym_session_new(&o);
+	struct announcer a = { .s = told };
+	struct map maps[256];
+	struct sym_stats x, y;
+	size_t nr, differ = 0;
+	pthread_t t;
+
+	a.paths = calloc(256, sizeof(*a.paths));
+	a.nr = a.paths ? self_paths(a.paths, 256) : 0;
+	if (!plain || !told || a.nr < 3) {
+		ok(0, "sessions and this process's files");
+		return;
+	}
+	/* libc as recorded is not this one: its recorded id says stale */
+	for (size_t i = 0; i < a.nr; i++) {
+		if (strstr(a.paths[i], "/libc.so")) {
+			sym_session_set_build_id(plain, a.paths[i], bogus, sizeof(bogus));
+			sym_session_set_build_id(told, a.paths[i], bogus, sizeof(bogus));
+		}
+	}
+	is_int(sym_session_prefetch(told), 0, "a session with a prefetch thread");
+	ok(!pthread_create(&t, NULL, announce_all, &a), "another thread announces its files");
+	nr = add_self_maps(plain, maps, 256);
+	ok(nr > 2 && add_self_maps(told, maps, 256) == nr, "while it maps them (%zu)", nr);
+	for (size_t i = 0; i < nr; i++) {
+		for (uint64_t addr = maps[i].start; addr < maps[i].end; addr += 512) {
+			struct sym_result r1, r2;
+			int ret1 = sym_session_resolve(plain, getpid(), addr, false, &r1);
+			int ret2 = sym_session_resolve(told, getpid(), addr, false, &r2);
+
+			differ += ret1 != ret2 || strcmp(r1.dso, r2.dso) || !r1.sym != !r2.sym ||
+				  (r1.sym && strcmp(r1.sym, r2.sym)) || r1.sym_id != r2.sym_id;
+		}
+	}
+	pthread_join(t, NULL);
+	is_int(a.ret, 0, "every announcement taken");
+	is_int((int)differ, 0, "every address named alike, announced or not");
+	sym_session_stats(plain, &x);
+	sym_session_stats(told, &y);
+	ok(x.files_stale >= 1 && x.files_stale == y.files_stale &&
+	   x.files_loaded == y.files_loaded && x.files_failed == y.files_failed &&
+	   !strcmp(x.first_stale ? x.first_stale : "", y.first_stale ? y.first_stale : ""),
+	   "the same files counted, the stale one too (%" PRIu64 " loaded, %" PRIu64 " stale)",
+	   y.files_loaded, y.files_stale);
+	is_int(sym_session_announce(told, "/tmp/perf-1.map"), 0,
+	       "a JIT map is not announced (nothing to load ahead)");
+	sym_session_free(told);
+	sym_session_free(plain);
+	free(a.paths);
 }
 
 int main(void)
@@ -88,5 +193,6 @@ int main(void)
 	ok(ahead && sym_session_prefetch(ahead) == 0 && add_self_maps(ahead, maps, 256) > 2,
 	   "a session freed with files still queued");
 	sym_session_free(ahead);
+	test_announced();
 	return done_testing();
 }

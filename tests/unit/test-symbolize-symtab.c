@@ -74,11 +74,43 @@ static void test_sort_and_plt(void)
 	symtab_release(&t);
 }
 
+/* parse_hex() (a lookup table since kallsyms loads on the critical path) against strtoull. */
+static void test_parse_hex(void)
+{
+	static const char digits[] = "0123456789abcdefABCDEFxg \t\n-+";
+	unsigned int seed = 7, bad = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		char buf[24];
+		size_t len = (size_t)(rand_r(&seed) % 17);
+		const char *p = buf;
+		uint64_t v;
+		size_t n, want_n;
+
+		for (size_t j = 0; j < len; j++)
+			buf[j] = digits[rand_r(&seed) % (j < 2 ? 22 : sizeof(digits) - 1)];
+		buf[len] = '\0';
+		want_n = strspn(buf, "0123456789abcdefABCDEF");
+		n = parse_hex(&p, &v);
+		bad += n != want_n || p != buf + want_n ||
+		       v != (want_n ? strtoull(strndupa(buf, want_n), NULL, 16) : 0);
+	}
+	is_int(bad, 0, "parse_hex agrees with strtoull on 20000 random strings");
+	{
+		const char *p = "ffffffffc0002000 t x";
+		uint64_t v;
+
+		is_int(parse_hex(&p, &v), 16, "sixteen digits");
+		ok(v == 0xffffffffc0002000ULL && *p == ' ', "... their value, stopping at the blank");
+	}
+}
+
 int main(void)
 {
 	struct symtab t = { 0 };
 
 	test_sort_and_plt();
+	test_parse_hex();
 
 	/* out of order on purpose */
 	symtab_add(&t, 0x3000, 0x100, STB_GLOBAL, "func_c", NULL);
