@@ -14,11 +14,10 @@
  * The DWARF is the file's or its separate debug file's (/usr/lib/debug, by build-id or
  * .gnu_debuglink), which is where binutils finds it too. Answers are cached per (file, address).
  *
- * Not restated: binutils names a function without a linkage name in a language it takes as
- * mangled (assembler: glibc's syscall stubs) by a symbol-table alias of its own choosing (perf
- * shows "__GI_mprotect (inlined)" where the DWARF and kprof say __mprotect); code with DWARF
- * lines but no function; files without DWARF (binutils then names by symbol, and perf shows an
- * alias that is not its own choice as "(inlined)"). See docs/symbolize.md.
+ * An assembler function has a DW_TAG_subprogram per alias (GNU as); binutils names the last
+ * (last_alias()): glibc's clone3, ld.so's __GI_mprotect. Not restated: code with DWARF lines but
+ * no function; files without DWARF (binutils then names by symbol, and perf shows an alias that
+ * is not its own choice as "(inlined)"). See docs/symbolize.md.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -171,6 +170,33 @@ static void put_name(Dwarf_Die *die, const char **names, size_t *nr)
 }
 
 /*
+ * GNU as (2.40) writes one DW_TAG_subprogram per alias of an assembler function (glibc's clone3.S:
+ * __clone3, __GI___clone3, clone3, all with the same range). binutils' function lookup
+ * (dwarf2.c lookup_address_in_function_table) keeps, among the smallest ranges holding the
+ * address, the function read last, so addr2line -f names the last alias (clone3) where
+ * dwarf_getscopes gives the first. @fn becomes that last same-range sibling. Only assembler
+ * units do this, so C units are not walked.
+ */
+static void last_alias(Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	Dwarf_Word lang;
+	Dwarf_Attribute attr;
+	Dwarf_Addr low, high, l, h;
+	Dwarf_Die die;
+
+	if (dwarf_tag(fn) != DW_TAG_subprogram ||
+	    dwarf_formudata(dwarf_attr(cu, DW_AT_language, &attr), &lang) ||
+	    lang != DW_LANG_Mips_Assembler ||
+	    dwarf_lowpc(fn, &low) || dwarf_highpc(fn, &high) || dwarf_child(cu, &die))
+		return;
+	do {
+		if (dwarf_tag(&die) == DW_TAG_subprogram && dwarf_dieoffset(&die) > dwarf_dieoffset(fn) &&
+		    !dwarf_lowpc(&die, &l) && !dwarf_highpc(&die, &h) && l == low && h == high)
+			*fn = die;
+	} while (dwarf_siblingof(&die, &die) == 0);
+}
+
+/*
  * The function names at @vaddr, innermost first, into @names; their number (0: none). The
  * scopes at an address stop at its innermost inlined instance (dwarf_getscopes continues with
  * the abstract definition's), so its callers are the scopes of that instance's DIE, walked
@@ -190,6 +216,7 @@ static size_t dwarf_functions(Dwfl_Module *mod, uint64_t vaddr, const char **nam
 	for (i = 0; i < n && !is_function(&scopes[i]); i++)
 		;
 	if (i < n) {
+		last_alias(cu, &scopes[i]);
 		put_name(&scopes[i], names, &nr);
 		m = dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine ?
 		    dwarf_getscopes_die(&scopes[i], &outer) : 0;

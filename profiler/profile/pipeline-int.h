@@ -458,6 +458,23 @@ int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *ch
 	       const struct perf_event_attr *attr, const struct pd_sample *s);
 /* Words of a PIPE_UNWIND message after its header at @after. */
 size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
+/* ---- processes with recorded data maps (pipeline-datamaps.c) ------------------------------- */
+
+/* A set of pids; zero-initialise, pid_set_release() frees it. */
+struct pid_set {
+	uint32_t	*keys;		/* pid + 1; 0: empty */
+	size_t		mask, nr;
+};
+bool pid_set_has(const struct pid_set *s, int32_t pid);
+int pid_set_add(struct pid_set *s, int32_t pid);	/* 0 or -ENOMEM */
+void pid_set_release(struct pid_set *s);
+/*
+ * Note one MMAP, MMAP2 or FORK record (others: nothing): a non-executable mapping puts its
+ * process in @s, a fork of a process in @s its child. 0 or -ENOMEM.
+ */
+int datamaps_note(struct pid_set *s, uint32_t type, uint16_t misc, const void *body,
+		  size_t len);
+
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 

@@ -44,6 +44,7 @@ struct loader {
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
+	struct pid_set			data_maps;	/* pipeline-datamaps.c */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -235,9 +236,20 @@ static int add_read_streams(struct loader *l, const struct pd_evattr *ev,
 	return ret;
 }
 
+/*
+ * The chain of a --call-graph dwarf sample that cannot be unwound (no registers, or an empty
+ * stack copy: a user-mode sample in a process whose stack the kernel could not copy) when the
+ * kernel recorded no frames either: perf's thread__resolve_callchain_unwind() bails out and the
+ * sample has no call chain at all, as one with an unknown context marker (pipeline-resolve.c):
+ * Self to the ip's symbol, no calltrace line, the comm alone in perf script. Not the ip as a
+ * one-frame chain, which LKP would see as a calltrace key of its own.
+ */
+static const uint64_t no_user_chain[1] = { (uint64_t)PERF_CONTEXT_MAX };
+
 static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 		      size_t errlen)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	const struct pd_evattr *ev = rec->attr;
 	enum unwind_want want;
 	struct pd_sample s;
@@ -264,6 +276,13 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	};
 	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
 	l->p->nr_not_unwound[want]++;
+	if (want == UNWIND_YES && !pid_set_has(&l->data_maps, s.pid))
+		l->p->nr_unwound_no_data_maps++;
+	if (want == UNWIND_NONE && !k.nr && (ev->attr.sample_type & dwarf) == dwarf &&
+	    (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		k.chain = no_user_chain;
+		k.nr = 1;
+	}
 	/* a sample to unwind goes on alone, once per stream (add_stream) */
 	l->unwind_ev = want == UNWIND_YES ? ev : NULL;
 	l->unwind_sample = want == UNWIND_YES ? &s : NULL;
@@ -288,6 +307,10 @@ static int process(struct loader *l, const struct pd_record *rec, char *err, siz
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
+		if (rec->hdr.type != PERF_RECORD_COMM &&
+		    datamaps_note(&l->data_maps, rec->hdr.type, rec->hdr.misc, rec->body,
+				  rec->body_len))
+			return err_set(err, errlen, -ENOMEM, "out of memory");
 		ret = send_record(l, rec, err, errlen);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, lost */
@@ -481,6 +504,7 @@ static void loader_release(struct loader *l)
 	free(l->nr_samples);
 	free(l->kallsyms);
 	free(l->lbr_chain);
+	pid_set_release(&l->data_maps);
 	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);

@@ -81,6 +81,11 @@ struct profile {
 	 */
 	char			kernel_build_id_missing[41];
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
+	/*
+	 * Unwound samples of processes with no recorded non-executable map: perf's unwinder finds
+	 * no .eh_frame for them and ends their chains after the first frame (pipeline-datamaps.c).
+	 */
+	uint64_t		nr_unwound_no_data_maps;
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */

@@ -281,11 +281,11 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 	free(ksyms);
 tasks:
 	if (rs->system_wide)
-		synth_all_tasks(rs->w, id_hdr);
+		synth_all_tasks(rs->w, id_hdr, o->callgraph_dwarf);
 	for (size_t i = 0; i < o->nr_pids; i++)
-		synth_task(rs->w, id_hdr, o->pids[i]);
+		synth_task(rs->w, id_hdr, o->pids[i], o->callgraph_dwarf);
 	for (size_t i = 0; i < o->nr_tids; i++)
-		synth_task(rs->w, id_hdr, o->tids[i]);
+		synth_task(rs->w, id_hdr, o->tids[i], o->callgraph_dwarf);
 }
 
 static void record_free(struct record_session *rs)

@@ -197,10 +197,13 @@ int tracing_data_load(const char *path, struct tep_handle *tep, char *err, size_
 size_t synth_id_hdr_size(uint64_t sample_type);
 /* "[kernel.kallsyms]_text" MMAP for pid -1 spanning _text.._etext of @kallsyms. */
 int synth_kernel_mmap(struct pd_writer *w, size_t id_hdr, const char *kallsyms);
-/* COMM for every thread, FORK for non-leader threads, MMAP2 for executable maps of @pid. */
-int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid);
+/*
+ * COMM for every thread, FORK for non-leader threads, MMAP2 for executable maps of @pid, and
+ * with @data (--call-graph dwarf) for its other readable maps too, as perf record does.
+ */
+int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid, bool data);
 /* synth_task() for every process in /proc (system-wide recording). */
-int synth_all_tasks(struct pd_writer *w, size_t id_hdr);
+int synth_all_tasks(struct pd_writer *w, size_t id_hdr, bool data);
 /* Copy /proc/kallsyms to @dst (via @dst.tmp + rename). 0 / -errno. */
 int synth_kallsyms_snapshot(const char *dst);
 

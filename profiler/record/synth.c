@@ -159,8 +159,16 @@ static void synth_comm(struct pd_writer *w, size_t id_hdr, pid_t pid, pid_t tid)
 	rec_end(w, &r, id_hdr);
 }
 
-/* One /proc/PID/maps line -> MMAP2, for executable mappings only (perf's default). */
-static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const char *line)
+/*
+ * One /proc/PID/maps line -> MMAP2: executable mappings, and with @data the readable others
+ * marked PERF_RECORD_MISC_MMAP_DATA (perf_event__synthesize_mmap_events with mmap_data, which
+ * perf record sets for --call-graph dwarf). perf 6.1's unwinder (libunwind) reads a module's
+ * .eh_frame_hdr and .eh_frame through the recorded maps; in a file linked with separate code
+ * they lie in a read-only segment, so without its map perf stops after the first frame of every
+ * process that existed before the recording.
+ */
+static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const char *line,
+			   bool data)
 {
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
@@ -171,15 +179,16 @@ static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const 
 	uint32_t prot = 0;
 
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
-		   &min, &ino, &name_at) < 7 || perms[2] != 'x')
+		   &min, &ino, &name_at) < 7 || (perms[2] != 'x' && (!data || perms[0] != 'r')))
 		return;
 	name = name_at ? line + name_at : "";
 	if (!*name)
 		name = "//anon";
 	prot |= perms[0] == 'r' ? PROT_READ : 0;
 	prot |= perms[1] == 'w' ? PROT_WRITE : 0;
-	prot |= PROT_EXEC;
-	rec_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	prot |= perms[2] == 'x' ? PROT_EXEC : 0;
+	rec_begin(&r, PERF_RECORD_MMAP2,
+		  PERF_RECORD_MISC_USER | (perms[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA));
 	rec_u32(&r, pid);
 	rec_u32(&r, pid);
 	rec_u64(&r, start);
@@ -195,7 +204,7 @@ static void synth_map_line(struct pd_writer *w, size_t id_hdr, pid_t pid, const 
 	rec_end(w, &r, id_hdr);
 }
 
-int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid)
+int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid, bool data)
 {
 	char path[64], *line = NULL;
 	struct dirent *de;
@@ -220,14 +229,14 @@ int synth_task(struct pd_writer *w, size_t id_hdr, pid_t pid)
 	while ((n = getline(&line, &cap, fp)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		synth_map_line(w, id_hdr, pid, line);
+		synth_map_line(w, id_hdr, pid, line, data);
 	}
 	free(line);
 	fclose(fp);
 	return 0;
 }
 
-int synth_all_tasks(struct pd_writer *w, size_t id_hdr)
+int synth_all_tasks(struct pd_writer *w, size_t id_hdr, bool data)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -236,7 +245,7 @@ int synth_all_tasks(struct pd_writer *w, size_t id_hdr)
 		return -errno;
 	while ((de = readdir(d)))
 		if (isdigit((unsigned char)de->d_name[0]))
-			synth_task(w, id_hdr, atoi(de->d_name));	/* gone: skipped */
+			synth_task(w, id_hdr, atoi(de->d_name), data);	/* gone: skipped */
 	closedir(d);
 	return 0;
 }

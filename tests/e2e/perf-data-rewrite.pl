@@ -18,14 +18,19 @@
 #         (0xff bytes, no record boundary in them), as perf record -e intel_pt// writes them.
 #         With NO_AUXTRACE_INFO=1 in the environment, without the AUXTRACE_INFO (perf 6.1 then
 #         skips the trace; with a made-up one it fails to set up the Intel PT decoder).
+#   nodata  a --call-graph dwarf file as recorders wrote it before issue 11: the MMAP2
+#         records of non-executable file mappings are dropped (any sample layout), so perf
+#         finds no map holding .eh_frame for any process.
 #
-# The data section grows with lbr and aux; the feature sections after it are moved along.
+# The data section grows with lbr and aux (shrinks with nodata); the feature sections after it
+# are moved along.
 use strict;
 use warnings;
 no warnings 'portable';	# 64-bit addresses
 
 my ($mode, $in, $out) = @ARGV;
-die "usage: $0 skid|lbr|aux IN OUT\n" unless $mode && $mode =~ /^(skid|lbr|aux)$/ && $out;
+die "usage: $0 skid|lbr|aux|nodata IN OUT\n"
+	unless $mode && $mode =~ /^(skid|lbr|aux|nodata)$/ && $out;
 open my $f, '<:raw', $in or die "$in: $!\n";
 my $d = do { local $/; <$f> };
 close $f;
@@ -38,7 +43,7 @@ die "$in: one attr expected\n" unless $attrs_size == $attr_size;
 my $sample_type = unpack 'Q<', substr $d, $attrs_off + 24, 8;
 my $has_id = $sample_type & 64;
 die "$in: sample_type $sample_type is not IP|TID|TIME|[ID|]CALLCHAIN|PERIOD\n"
-	unless ($sample_type | 64) == (1 | 2 | 4 | 32 | 64 | 256);
+	unless ($sample_type | 64) == (1 | 2 | 4 | 32 | 64 | 256) || $mode eq 'nodata';
 my $words = $has_id ? 5 : 4;	# ip, pid/tid, time, [id], period
 
 if ($mode eq 'lbr') {
@@ -58,6 +63,13 @@ while ($at < $end) {
 		# AUXTRACE: u64 size, offset, reference; u32 idx, tid, cpu, reserved; payload
 		$data .= pack('V v v Q< Q< Q< V V V V', 71, 0, 48, 4096, $n * 4096, $n, 0, 0, 0, 0) .
 			 "\xff" x 4096 if ++$n % 100 == 0;
+		next;
+	}
+	if ($mode eq 'nodata') {
+		# MMAP2: pid, tid, start, len, pgoff, maj, min, ino, generation, prot at 56, flags,
+		# filename at 64 (after the 8-byte header)
+		my $prot = $type == 10 ? unpack('V', substr $rec, 64, 4) : 4;
+		$data .= $rec unless !($prot & 4) && substr($rec, 72, 2) =~ m{^/[^/]};
 		next;
 	}
 	if ($type != 9) {	# PERF_RECORD_SAMPLE

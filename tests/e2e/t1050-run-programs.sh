@@ -75,6 +75,12 @@ test_expect_success PERF_EVENTS,PERF '--call-graph dwarf: usemem -> do_units -> 
 	d=$(echo rd/anon-w-seq-mt/*/*/0) &&
 	grep -qE "^usemem;([^;]+;)*thread_main;do_units;do_rw_once;do_access " "$d/profile.folded" &&
 	grep -q "perf-profile.children.cpu-clock.do_units\"" "$d/stats.json" &&
+	# the thread chain as a calltrace key (callee first, as perf prints it): glibc'"'"'s clone3
+	# named as perf names it, not "__clone3 (inlined)", which LKP'"'"'s parser drops
+	grep -qE "\"perf-profile.calltrace.cpu-clock.do_rw_once.do_units.thread_main[a-z_0-9.]*\"" \
+		"$d/stats.json" &&
+	grep -q "\"perf-profile.calltrace.cpu-clock.do_rw_once.do_units.thread_main.start_thread.clone3\"" \
+		"$d/stats.json" &&
 	test_must_fail "$KPROF" run anon-w-seq-mt --call-graph dwarf,7 2>bad &&
 	grep -q "kprof: error: run: --call-graph .dwarf,7.: fp, dwarf" bad
 '

@@ -38,10 +38,9 @@ test_expect_success PERF,PERF_EVENTS 'the call tree above the leaves is unwound'
 '
 
 # Every stack through main must be perf's, line for line. The dynamic loader's start-up stacks
-# before main are left out of the line comparison (their totals still count): binutils, which
-# perf asks, names glibc's assembly syscall stubs by a symbol-table alias of its own choosing
-# ("__GI_mprotect (inlined)" where the DWARF says __mprotect), which kprof does not restate
-# (docs/symbolize.md); a sample lands there in about one run in ten.
+# before main are left out of the line comparison (their totals still count): there binutils,
+# which perf asks, names code with DWARF lines but no function by a symbol of its choice, which
+# kprof does not restate (docs/symbolize.md).
 test_expect_success PERF,PERF_EVENTS 'folded stacks equal perf script | collapse' '
 	perf script -i dw.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >perf.folded &&
 	"$KPROF" collapse -i dw.data 2>err | sort >kprof.folded &&

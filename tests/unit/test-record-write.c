@@ -61,7 +61,7 @@ int main(void)
 	a1.config = PERF_COUNT_SW_PAGE_FAULTS;
 	close(fd);
 	is_int(pd_writer_open(path, evs, 2, &w), 0, "writer opens");
-	is_int(synth_task(w, synth_id_hdr_size(ST), getpid()), 0, "this process synthesized");
+	is_int(synth_task(w, synth_id_hdr_size(ST), getpid(), false), 0, "this process synthesized");
 	add_sample(w, 12, 2000);
 	add_sample(w, 21, 1000);
 	add_sample(w, 11, 3000);
