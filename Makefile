@@ -249,7 +249,7 @@ tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES) $(FUZZ_REPLAY)
 
 # The e2e scripts find everything through these variables.
 TEST_ENV	= KPROF=$(abspath $(PROG_OUT)) KPROF_BUILD=$(abspath $(O)) KPROF_SRC=$(CURDIR) \
-		  KPROF_SHARED=$(abspath ../shared)
+		  KPROF_SHARED=$(abspath ../shared) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 
 test: tests check-layering
 	$(TEST_ENV) prove $(PROVE_FLAGS) $(UNIT_T) $(E2E)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-run.c - `kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] [--no-sched]
+ * cmd-run.c - `kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] [--sched]
  * [-o RESULTS]`:
  * the options, the signals and the summary; the runs are profiler/run's (run.h). See
  * docs/run.md.
@@ -34,7 +34,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: kprof run WORKLOAD [k=v...] [--runs N] [-e EVENT] [--no-profile] "
-		"[--no-sched] [--keep-sched-data]\n"
+		"[--sched] [--keep-sched-data]\n"
 		"                [-o RESULTS]\n"
 		"                [--call-graph fp|dwarf[,SIZE]|lbr]\n"
 		"                [--name NAME] [--commit SHA] [--note TEXT]\n"
@@ -44,8 +44,9 @@ static void usage(FILE *fp)
 		"  -r, --runs N    run the workload N times (default 3)\n"
 		"  -e, --event E   sampling event (default: cycles:pp, else cpu-clock)\n"
 		"  --no-profile    no perf sampling, only the workload metrics and monitors\n"
-		"  --no-sched      no perf-sched monitor (sched tracepoints with call chains)\n"
-		"  --keep-sched-data  keep its recording as perf-sched.data in each run\n"
+		"  --sched         LKP's perf-sched monitor (sched tracepoints with call chains;\n"
+		"                  off by default: it costs ~11%% of the throughput)\n"
+		"  --keep-sched-data  the same, its recording kept as perf-sched.data in each run\n"
 		"  --call-graph M  user call chains: fp (default, LKP's -g), dwarf[,SIZE] (the\n"
 		"                  workload's own stacks, as its programs are built without frame\n"
 		"                  pointers like LKP's) or lbr\n"
@@ -115,6 +116,7 @@ int cmd_run(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "no-profile", no_argument, NULL, 'P' },
+		{ "sched", no_argument, NULL, 's' },
 		{ "no-sched", no_argument, NULL, 'S' },
 		{ "keep-sched-data", no_argument, NULL, 'K' },
 		{ "output", required_argument, NULL, 'o' },
@@ -166,11 +168,14 @@ int cmd_run(int argc, char **argv)
 		case 'P':
 			rq.profile = false;
 			break;
+		case 's':
+			rq.sched = true;
+			break;
 		case 'S':
-			rq.no_sched = true;
+			rq.sched = rq.keep_sched = false;
 			break;
 		case 'K':
-			rq.keep_sched = true;
+			rq.sched = rq.keep_sched = true;
 			break;
 		case 'G': {
 			struct record_opts ro = { 0 };

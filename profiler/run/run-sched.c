@@ -163,8 +163,7 @@ int run_sched_start(struct run_sched **out, const char *dir, bool keep)
 	if (!ret)
 		ret = record_session_start(&o, &rs->rec, err, sizeof(err));
 	if (ret) {
-		pr_warn("perf-sched monitor: %s: no perf-sched keys (kprof run --no-sched turns it "
-			"off)", err[0] ? err : strerror(-ret));
+		pr_warn("perf-sched monitor: %s: no perf-sched keys", err[0] ? err : strerror(-ret));
 		run_sched_free(rs);
 		return ret;
 	}

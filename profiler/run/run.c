@@ -543,8 +543,8 @@ static int measure(struct run_set *s, const char *tmpdir, double *main_value,
 		run_counters_start(&counters, b->counters_said);
 		b->counters_said = true;
 		/* perf-sched: said once when it cannot start, then off for the batch */
-		if (!b->rq.no_sched && run_sched_start(&sched, tmpdir, b->rq.keep_sched))
-			b->rq.no_sched = true;
+		if (b->rq.sched && run_sched_start(&sched, tmpdir, b->rq.keep_sched))
+			b->rq.sched = false;
 		if (write(p.go[1], "g", 1) != 1)
 			ret = err_set(err, errlen, -errno, "%s: the start pipe: %s", name,
 				      strerror(errno));

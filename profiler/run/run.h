@@ -39,7 +39,7 @@ struct run_request {
 	const char		*results;	/* the result root */
 	const char		*event;		/* sampling event; NULL: cycles:pp, else cpu-clock */
 	bool			profile;	/* sample the measured phase */
-	bool			no_sched;	/* no perf-sched monitor (run-sched.c) */
+	bool			sched;		/* the perf-sched monitor (run-sched.c) */
 	bool			keep_sched;	/* its recording kept in the run directory */
 	const char		*call_graph;	/* fp (NULL, LKP's -g) or dwarf[,SIZE] */
 	int			nr_runs;	/* per parameter set, 1..1000 */

@@ -2,8 +2,8 @@
 # kprof run's perf-sched monitor: the run's perf-sched.data (--keep-sched-data) is a file perf
 # sched timehist reads,
 # and the run's perf-sched.* keys are LKP's parse of perf's timehist of it (minus the zeros,
-# which stats.json leaves out as LKP's dump-stat does); --no-sched turns it off; without
-# tracepoints it is one line on stderr and no keys.
+# which stats.json leaves out as LKP's dump-stat does); it is off unless --sched (or
+# --keep-sched-data) asks; without tracepoints it is one line on stderr and no keys.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-run.sh"
 
@@ -24,9 +24,9 @@ keys_of() {
 		for (sort keys %$j) { print "$_ ", $j->{$_} + 0, "\n" if /^perf-sched\./ }' "$1"
 }
 
-test_expect_success 'by default the recording is made in $TMPDIR and removed' '
+test_expect_success '--sched: the recording is made in $TMPDIR and removed' '
 	mkdir tmp &&
-	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o D 2>err &&
+	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --sched -o D 2>err &&
 	d=$(ls -d D/brk_test/*/*/0) &&
 	grep -q "perf-sched.total_wait_and_delay.count.ms" "$d/stats.json" &&
 	! test -e "$d/perf-sched.data" && test -z "$(ls -A tmp)"
@@ -37,7 +37,7 @@ test_expect_success 'what a SIGKILLed kprof left in $TMPDIR goes; a live one'"'"
 	mkdir -m 700 tmp/kprof-sched-$dead.AAAAAA tmp/kprof-sched-$$.BBBBBB &&
 	echo x >tmp/kprof-sched-$dead.AAAAAA/perf-sched.data.tmp.CCCCCC &&
 	ln -s "$PWD/keepme" tmp/kprof-sched-$dead.AAAAAA/link && echo keep >keepme &&
-	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o D 2>err &&
+	TMPDIR=$PWD/tmp "$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --sched -o D 2>err &&
 	! test -e tmp/kprof-sched-$dead.AAAAAA && test -d tmp/kprof-sched-$$.BBBBBB &&
 	test "$(cat keepme)" = keep
 '
@@ -66,11 +66,12 @@ test_expect_success 'kprof sched -i reads the run'"'"'s recording back to the sa
 	test_cmp keys again
 '
 
-test_expect_success '--no-sched: no recording, no perf-sched keys' '
-	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --no-sched -o N 2>err &&
-	d=$(ls -d N/brk_test/*/*/0) &&
-	! test -e "$d/perf-sched.data" &&
-	! grep -q "perf-sched" "$d/stats.json"
+test_expect_success 'by default (and --no-sched): no recording, no perf-sched keys' '
+	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile -o N 2>err &&
+	"$KPROF" -q run brk_test testtime=1 --runs 1 --no-profile --sched --no-sched -o N 2>>err &&
+	for d in N/brk_test/*/*/0 N/brk_test/*/*/1; do
+		! test -e "$d/perf-sched.data" && ! grep -q "perf-sched" "$d/stats.json" || exit 1
+	done
 '
 
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
@@ -81,7 +82,7 @@ prereq_NOBODY() {
 
 test_expect_success NOBODY 'without tracepoints (user nobody): one line, no perf-sched keys' '
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$KPROF" run brk_test testtime=1 \
-		--runs 1 --no-profile -o U 2>err >/dev/null
+		--runs 1 --no-profile --sched -o U 2>err >/dev/null
 	cat err &&
 	d=$(ls -d U/brk_test/*/*/0) &&
 	test "$(grep -c "perf-sched monitor: .*no perf-sched keys" err)" = 1 &&
