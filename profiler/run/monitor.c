@@ -194,9 +194,13 @@ static int add_interval(struct monitor *m, const struct stat_snap *a, const stru
 	d[ST_NICE] -= d[ST_GUEST_NICE] <= d[ST_NICE] ? d[ST_GUEST_NICE] : d[ST_NICE];
 	for (int i = 0; i < NR_ST; i++)
 		total += d[i];
-	if (total <= 0 || dt <= 0)
+	if (dt <= 0)
 		return 0;
-	for (int i = 0; !ret && i < NR_ST; i++)
+	/*
+	 * The CPU shares need a tick (10 ms) between the samples; interrupts and context switches
+	 * are exact counts, a rate over any interval (a run of a few ms has no tick in it).
+	 */
+	for (int i = 0; !ret && total > 0 && i < NR_ST; i++)
 		ret = series_add(&m->rates, names[i], (size_t)i, 100.0 * d[i] / total);
 	if (!ret)
 		ret = series_add(&m->rates, "vmstat.system.in", NR_ST,
