@@ -317,6 +317,14 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
 	return 0;
 }
 
+int sym_session_set_module_build_id(struct sym_session *s, const char *filename,
+				    const uint8_t *id, size_t len)
+{
+	if (!filename || !id || !len)
+		return -EINVAL;
+	return kernel_set_module_build_id(&s->kernel, filename, id, len, &s->pool);
+}
+
 int sym_session_announce(struct sym_session *s, const char *filename)
 {
 	struct sym_file *f;
@@ -654,6 +662,8 @@ void sym_session_stats(const struct sym_session *s, struct sym_stats *out)
 {
 	*out = s->stats;
 	out->kernel_build_id_missing = s->kernel.stale_build_id;
+	out->modules_stale = s->kernel.kmods_stale;
+	out->first_stale_module = s->kernel.first_stale_kmod;
 	out->kernel_symbols = s->kernel.have_vmlinux ? s->kernel.vmlinux.tab.nr :
 			      s->kernel.ksyms.tab.nr;
 }
