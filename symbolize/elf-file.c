@@ -430,6 +430,28 @@ out:
 	return err;
 }
 
+bool elf_file_has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	GElf_Shdr shdr;
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	pthread_mutex_lock(&libdw_lock);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn)))
+		found = gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB && shdr.sh_size;
+	if (elf)
+		elf_end(elf);
+	pthread_mutex_unlock(&libdw_lock);
+	close(fd);
+	return found;
+}
+
 int elf_syms_load_kmod(struct elf_syms *e, const char *path, const uint8_t *id, size_t len)
 {
 	int err;

@@ -162,6 +162,8 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
 int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t image_len,
 				const uint8_t *id, size_t len);
+/* True when @path is an ELF file with a (non-empty) .symtab section. */
+bool elf_file_has_symtab(const char *path);
 /*
  * A kernel module file (.ko, uncompressed): the symbols of its .text at their offsets in .text,
  * where perf 6.1 places them (the module map starts with .text). With @id it must have that
