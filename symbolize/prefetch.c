@@ -90,6 +90,18 @@ void prefetch_queue(struct sym_prefetch *p, void *item)
 	pthread_mutex_unlock(&p->lock);
 }
 
+bool prefetch_untouched(struct sym_prefetch *p, void *item)
+{
+	bool none;
+
+	if (!p->started)	/* no loader: only the caller loads, and knows it */
+		return !p->state || *p->state(item) == PF_NONE;
+	pthread_mutex_lock(&p->lock);
+	none = *p->state(item) == PF_NONE;
+	pthread_mutex_unlock(&p->lock);
+	return none;
+}
+
 void prefetch_take(struct sym_prefetch *p, void *item)
 {
 	bool load;

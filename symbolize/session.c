@@ -307,8 +307,14 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
 	f = path ? file_get(&s->files, path) : NULL;
 	if (!f)
 		return -ENOMEM;
+	/* a file loaded already (an MMAP2's build-id, given late) keeps what it was loaded as */
+	if (f->counted || !prefetch_untouched(&s->prefetch, f))
+		return 0;
 	memcpy(f->build_id, id, len);
 	f->build_id_len = (uint8_t)len;
+	/* once files are announced, their announcer gives the build-ids */
+	if (s->prefetch.started)
+		return 0;
 	f = early_get(s, filename);
 	if (!f)
 		return -ENOMEM;
@@ -327,14 +333,27 @@ int sym_session_set_module_build_id(struct sym_session *s, const char *filename,
 
 int sym_session_announce(struct sym_session *s, const char *filename)
 {
+	return sym_session_announce_build_id(s, filename, NULL, 0);
+}
+
+int sym_session_announce_build_id(struct sym_session *s, const char *filename,
+				  const uint8_t *id, size_t len)
+{
 	struct sym_file *f;
 
 	if (!s->prefetch.started || !filename || is_jit_mapping(filename) ||
 	    is_special_mapping(filename))
 		return 0;
+	if (len > sizeof(f->build_id))
+		return -EINVAL;
 	f = early_get(s, filename);
 	if (!f)
 		return -ENOMEM;
+	/* the recording's build-id (a BUILD_ID entry's, given before) is not replaced */
+	if (id && len && !f->build_id_len && prefetch_untouched(&s->prefetch, f)) {
+		memcpy(f->build_id, id, len);
+		f->build_id_len = (uint8_t)len;
+	}
 	prefetch_queue(&s->prefetch, f);	/* once: it stays queued, loading or done */
 	return 0;
 }

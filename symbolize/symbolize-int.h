@@ -308,6 +308,11 @@ int prefetch_start(struct sym_prefetch *p, void (*load)(void *item, void *arg),
 		   uint8_t *(*state)(void *item), void *arg);
 /* Queue @item (state PF_NONE) for loading; nothing without a loader thread or memory. */
 void prefetch_queue(struct sym_prefetch *p, void *item);
+/*
+ * True when @item was never queued nor loaded. Only the thread that queues @item may ask: then
+ * it stays so until that thread queues or takes it.
+ */
+bool prefetch_untouched(struct sym_prefetch *p, void *item);
 /* Return once @item is loaded: by the loader, or now by the caller. */
 void prefetch_take(struct sym_prefetch *p, void *item);
 /* Stop the loader (items not yet loaded stay so) and free the queue. Zeroed p: nothing. */

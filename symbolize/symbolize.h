@@ -121,7 +121,10 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
  * are resolved. The file is then used only if it still has that build-id, else perf's build-id
  * cache copy ($PERF_BUILDID_DIR, else ~/.debug: .build-id/NN/REST/elf) when there is one: a file
  * rebuilt since the recording leaves its addresses unnamed rather than misnamed, as in perf.
- * An id shorter than @len bytes in the file matches when the rest is zeros. 0, -EINVAL, -ENOMEM.
+ * An id shorter than @len bytes in the file matches when the rest is zeros. After
+ * sym_session_prefetch(), for a build-id the recording gives with a mapping (an MMAP2), it is
+ * taken only by a file not used yet (one used keeps what it was loaded as), and an announced
+ * file gets it from sym_session_announce_build_id(). 0, -EINVAL, -ENOMEM.
  */
 int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
 			     size_t len);
@@ -154,6 +157,14 @@ int sym_session_prefetch(struct sym_session *s);
  * and the build-ids; names, stats and warnings are the same as without it. 0 or -ENOMEM.
  */
 int sym_session_announce(struct sym_session *s, const char *filename);
+/*
+ * The same for a mapping that carries the file's build-id (an MMAP2 with
+ * PERF_RECORD_MISC_MMAP_BUILD_ID): the file is loaded ahead with that build-id, unless one was
+ * given for it before (sym_session_set_build_id). The session's thread gives it too, with
+ * sym_session_set_build_id() before sym_session_add_map(). 0, -EINVAL or -ENOMEM.
+ */
+int sym_session_announce_build_id(struct sym_session *s, const char *filename,
+				  const uint8_t *id, size_t len);
 /* @child starts with a copy of @parent's mappings (FORK record; threads share the parent's). */
 int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child);
 

@@ -264,8 +264,12 @@ static void add_map(struct resolver *r, const struct pipe_record *rec, const cha
 {
 	struct pipe_map m;
 
-	if (pipe_exec_map(rec, body, &m) && m.pid != -1)
-		sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
+	if (!pipe_exec_map(rec, body, &m) || m.pid == -1)
+		return;
+	/* an MMAP2's build-id (perf record --buildid-mmap) is checked as a BUILD_ID entry's */
+	if (m.build_id_len)
+		sym_session_set_build_id(r->sym, m.filename, m.build_id, m.build_id_len);
+	sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 }
 
 static int add_fork(struct resolver *r, const char *body)

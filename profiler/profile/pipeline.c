@@ -149,7 +149,8 @@ static void announce(struct loader *l, const struct pd_record *rec)
 	struct pipe_map m;
 
 	if (pipe_exec_map(&pr, rec->body, &m) && m.pid != -1)
-		(void)sym_session_announce(l->res.sym, m.filename);
+		(void)sym_session_announce_build_id(l->res.sym, m.filename, m.build_id,
+						    m.build_id_len);
 }
 
 /* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */

@@ -65,4 +65,20 @@ test_expect_success PERF,PERF_EVENTS 'collapse warns too, and never names the ne
 	grep -q "phase_a;leaf_a" cached.folded
 '
 
+# perf record --buildid-mmap: the build-ids come in the MMAP2 records (no BUILD_ID entries, no
+# cache). perf checks them as BUILD_ID entries; a rebuilt program stays unresolved.
+test_expect_success PERF,PERF_EVENTS 'build-ids in MMAP2 records (--buildid-mmap): checked as perf' '
+	cp "$FIXTURES/calltree" bin/mm &&
+	perf --buildid-dir "$PWD/mmcache" record -q --buildid-mmap -g -e cpu-clock -o mm.data \
+		bin/mm 1 >/dev/null 2>&1 &&
+	perf script -i mm.data --show-mmap-events 2>/dev/null | grep -q "<[0-9a-f]*>.*bin/mm$" &&
+	keys "$PWD/mmcache" mm.data mm-same &&
+	grep -q "^perf-profile.children.cpu-clock.leaf_a: " mm-same.kprof &&
+	rm bin/mm && cp "$FIXTURES/record-work" bin/mm &&
+	keys "$PWD/mmcache" mm.data mm-stale &&
+	! grep -q "leaf_a\|phase_a" mm-stale.kprof &&
+	grep -q "^kprof: warning: mm.data: 1 mapped file rebuilt since the recording.*bin/mm" \
+		mm-stale.err
+'
+
 test_done

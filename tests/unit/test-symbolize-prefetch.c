@@ -150,6 +150,75 @@ static void test_announced(void)
 	free(a.paths);
 }
 
+static const uint8_t other_id[20] = { 9, 8, 7 };
+
+struct id_announcer {
+	struct sym_session	*s;
+	const char		*path;
+	int			ret;
+};
+
+static void *announce_with_id(void *arg)
+{
+	struct id_announcer *a = arg;
+
+	a->ret = sym_session_announce_build_id(a->s, a->path, other_id, sizeof(other_id));
+	return NULL;
+}
+
+/*
+ * Build-ids that come with a mapping (an MMAP2 of perf record --buildid-mmap): the reading
+ * thread announces the file with it, the session's thread gives it before mapping. A file with
+ * another build-id is not used; one used already keeps what it was loaded as.
+ */
+static void test_mapped_build_id(void)
+{
+	struct sym_opts o = { .no_kernel = true };
+	struct sym_session *s = sym_session_new(&o);
+	char (*paths)[4096] = calloc(256, sizeof(*paths));
+	struct id_announcer a = { .s = s };
+	size_t nr = paths ? self_paths(paths, 256) : 0;
+	const char *self = NULL;
+	struct sym_result r;
+	struct sym_stats st;
+	struct map maps[256];
+	pthread_t t;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (strstr(paths[i], "/libc.so"))
+			a.path = paths[i];
+		else if (strstr(paths[i], "test-symbolize-prefetch"))
+			self = paths[i];
+	}
+	if (!s || !a.path || !self || sym_session_prefetch(s)) {
+		ok(0, "a prefetching session and this process's libc");
+		sym_session_free(s);
+		free(paths);
+		return;
+	}
+	ok(!pthread_create(&t, NULL, announce_with_id, &a), "libc announced with another build-id");
+	pthread_join(t, NULL);
+	is_int(a.ret, 0, "... taken");
+	is_int(sym_session_set_build_id(s, a.path, other_id, sizeof(other_id)), 0,
+	       "... and given with its mapping");
+	ok(add_self_maps(s, maps, 256) > 2, "this process mapped");
+	is_int(sym_session_resolve(s, getpid(), (uint64_t)(uintptr_t)&strlen, false, &r), 0,
+	       "an address in libc");
+	ok(!r.sym, "libc with another build-id is not used (%s)", r.sym ? r.sym : "unnamed");
+	is_int(sym_session_resolve(s, getpid(), (uint64_t)(uintptr_t)&test_mapped_build_id, false,
+				   &r), 0, "an address in this program");
+	is_str(r.sym, "test_mapped_build_id", "named");
+	is_int(sym_session_set_build_id(s, self, other_id, sizeof(other_id)), 0,
+	       "a build-id given after it was used");
+	sym_session_resolve(s, getpid(), (uint64_t)(uintptr_t)&test_mapped_build_id + 1, false, &r);
+	is_str(r.sym, "test_mapped_build_id", "... changes nothing (it keeps what it was loaded as)");
+	sym_session_stats(s, &st);
+	is_int((int)st.files_stale, 1, "one stale file");
+	ok(st.first_stale && !strcmp(st.first_stale, a.path), "... libc");
+	sym_session_free(s);
+	free(paths);
+}
+
 int main(void)
 {
 	struct sym_opts o = { .no_kernel = true };
@@ -194,5 +263,6 @@ int main(void)
 	   "a session freed with files still queued");
 	sym_session_free(ahead);
 	test_announced();
+	test_mapped_build_id();
 	return done_testing();
 }
