@@ -4,7 +4,7 @@
  * named from it only when the module loaded now (its /sys/module/NAME/notes) has the recorded
  * build-id, or none was recorded; a kallsyms saved at record time is used as it is. The name a
  * module's frames are shown under is perf's dso name. The .ko cases (build-id cache, the
- * recorded path) are checked against perf 6.1 in tests/e2e/t3012-report-module-build-id.sh.
+ * recorded path) are checked against perf 6.1 in tests/e2e/t3013-report-module-build-id.sh.
  */
 #include <errno.h>
 #include <stdio.h>
