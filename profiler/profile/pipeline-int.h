@@ -305,6 +305,8 @@ struct pipe_map {
  * marks data mappings (perf record -d) in misc.
  */
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
+/* Any MMAP or MMAP2 record's mapping (data and anonymous ones too); false for other records. */
+bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
 
 /* ---- the kernel side (pipeline-kernel.c) -------------------------------------------------- */
 
@@ -424,6 +426,8 @@ struct resolver {
 	bool				detached;	/* of the stack being added */
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
+	uint64_t			unwind_guessed;	/* of those, perf guesses on */
+	bool				perf_maps;	/* every map to sym_session_add_perf_map */
 	char				err[256];	/* why it failed */
 };
 
@@ -447,6 +451,9 @@ int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe
 
 /* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
 bool unwind_arch_ok(const char *arch);
+/* The sample fields of a --call-graph dwarf recording. */
+#define UNWIND_SAMPLE_BITS	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
+
 /* Whether @s is to be DWARF-unwound, as perf decides it. */
 enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct pd_sample *s,
 			       bool arch_ok);
@@ -458,23 +465,6 @@ int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *ch
 	       const struct perf_event_attr *attr, const struct pd_sample *s);
 /* Words of a PIPE_UNWIND message after its header at @after. */
 size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
-/* ---- processes with recorded data maps (pipeline-datamaps.c) ------------------------------- */
-
-/* A set of pids; zero-initialise, pid_set_release() frees it. */
-struct pid_set {
-	uint32_t	*keys;		/* pid + 1; 0: empty */
-	size_t		mask, nr;
-};
-bool pid_set_has(const struct pid_set *s, int32_t pid);
-int pid_set_add(struct pid_set *s, int32_t pid);	/* 0 or -ENOMEM */
-void pid_set_release(struct pid_set *s);
-/*
- * Note one MMAP, MMAP2 or FORK record (others: nothing): a non-executable mapping puts its
- * process in @s, a fork of a process in @s its child. 0 or -ENOMEM.
- */
-int datamaps_note(struct pid_set *s, uint32_t type, uint16_t misc, const void *body,
-		  size_t len);
-
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 

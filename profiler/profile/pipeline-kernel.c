@@ -24,8 +24,6 @@
 
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
 {
-	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
-	uint64_t v[3];
 	uint32_t prot;
 
 	if (rec->rec_type == PERF_RECORD_MMAP2) {
@@ -35,6 +33,16 @@ bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_
 	} else if (rec->rec_type != PERF_RECORD_MMAP || (rec->misc & PERF_RECORD_MISC_MMAP_DATA)) {
 		return false;
 	}
+	return pipe_any_map(rec, body, m);
+}
+
+bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
+{
+	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint64_t v[3];
+
+	if (rec->rec_type != PERF_RECORD_MMAP && rec->rec_type != PERF_RECORD_MMAP2)
+		return false;
 	memcpy(&m->pid, body, 4);
 	memcpy(v, body + 8, sizeof(v));
 	m->start = v[0];

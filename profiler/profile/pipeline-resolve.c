@@ -259,11 +259,16 @@ int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const ui
 	return resolver_add_ids(r, cg, st, (size_t)n);
 }
 
-/* A process's executable mapping; the kernel's (pid -1) are the kernel side's. */
+/*
+ * A process's executable mapping; the kernel's (pid -1) are the kernel side's. In a DWARF
+ * recording every mapping goes to the unwinder too, as perf's map list has it.
+ */
 static void add_map(struct resolver *r, const struct pipe_record *rec, const char *body)
 {
 	struct pipe_map m;
 
+	if (r->perf_maps && pipe_any_map(rec, body, &m) && m.pid != -1)
+		sym_session_add_perf_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 	if (pipe_exec_map(rec, body, &m) && m.pid != -1)
 		sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 }

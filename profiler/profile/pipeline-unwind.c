@@ -156,6 +156,8 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 	r->unwound_samples += st->samples;
 	if (nu <= 1)
 		r->unwind_short += st->samples;
+	if (sym_session_unwind_guessed(r->sym))
+		r->unwind_guessed += st->samples;
 	n = (size_t)nk;
 	for (int i = 0; i < nu && !ret; i++) {
 		/* a user-mode sample's leaf is its ip, which the chain's frames began with */
