@@ -179,6 +179,13 @@ void read_ids_release(struct read_ids *t);
  */
 uint64_t read_ids_period(struct read_ids *t, uint64_t id, uint64_t value, uint32_t *attr);
 
+/*
+ * The entries of a recorded chain that hold its first RESOLVE_MAX_STACK frames (markers are no
+ * frames): perf's --max-stack (thread__resolve_callchain_sample: "nr_entries < max_stack").
+ * An LBR call stack is not cut (resolve_lbr_callchain_sample: the kernel part up to the user
+ * marker within the first max_stack entries, then every branch).
+ */
+uint64_t chain_cut(const void *chain, uint64_t nr);
 /* True when perf resolves this event's chains from the LBR call stack. */
 bool sample_has_lbr_stack(const struct perf_event_attr *a);
 /*
@@ -420,8 +427,12 @@ struct resolver {
 	struct frame_cache		frames_seen;
 	struct nframe_table		names;		/* the user frames */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
-	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
-	uint32_t			ids[RESOLVE_MAX_STACK + 2];
+	/*
+	 * The stack being added (resolver_ids_reserve): as deep as its chain (LBR call stacks are
+	 * not capped, pipeline-sample.c), plus the ip, plus a DWARF stack's inlined frames.
+	 */
+	uint32_t			*ids;
+	size_t				ids_alloc;
 	uint64_t			nr_self_elsewhere;	/* see stack_ids() */
 	bool				detached;	/* of the stack being added */
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
@@ -431,6 +442,8 @@ struct resolver {
 	char				err[256];	/* why it failed */
 };
 
+/* Room for @n ids in r->ids. 0 or -ENOMEM. */
+int resolver_ids_reserve(struct resolver *r, size_t n);
 /* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
 int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
 /*

@@ -143,7 +143,7 @@ static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 	size_t n = 0;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < st->nr && n < RESOLVE_MAX_STACK && !ret; i++) {
+	for (uint32_t i = 0; i < st->nr && !ret; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX) {
 			cpumode = pipe_context_cpumode(chain[i]);
 			if (!cpumode) {

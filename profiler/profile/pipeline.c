@@ -268,6 +268,9 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	if (nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
+	/* perf's --max-stack, except for an LBR call stack (pipeline-sample.c) */
+	if (chain == s.callchain && nr > RESOLVE_MAX_STACK)
+		nr = chain_cut(chain, nr);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
