@@ -26,8 +26,20 @@
 /* What unwind-perf.c needs of a module's ELF file, read once per module. */
 struct perf_elf {
 	Dwfl_Module	*mod;
-	uint64_t	first_load, hdr_vaddr;
+	const char	*dso;		/* the name of the mapping it was reported for */
+	uint64_t	bias, first_load, hdr_vaddr;
 	bool		has_hdr;
+};
+
+/*
+ * fde_at()'s answers, by file address and module: a CFI lookup per frame cost ~5% of a DWARF
+ * report, and the same return addresses come back sample after sample.
+ */
+#define FDE_CACHE	512
+struct fde_seen {
+	Dwfl_Module	*mod;		/* NULL: empty */
+	uint64_t	vaddr;
+	bool		found;
 };
 
 /* A process's libdwfl state (struct sym_proc.unwind). */
@@ -37,6 +49,7 @@ struct unwind_proc {
 	bool		attached;	/* dwfl_attach_state() done */
 	struct perf_elf	*elves;		/* of the modules reported, in no order */
 	size_t		nr_elves;
+	struct fde_seen	fdes[FDE_CACHE];
 };
 
 /* One sample being unwound: what the callbacks read and where they write. */
@@ -130,6 +143,7 @@ static struct unwind_proc *proc_get(struct sym_session *s, struct sym_unwind *u,
 	}
 	dwfl_end(p->dwfl);
 	p->nr_elves = 0;
+	memset(p->fdes, 0, sizeof(p->fdes));
 	p->gen = sp->gen;
 	p->attached = false;
 	p->dwfl = dwfl_begin(&offline_callbacks);
@@ -239,26 +253,39 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers	= set_initial_registers,
 };
 
-/* The first PT_LOAD and the .eh_frame_hdr of @mod's file, as perf reads them. NULL: ENOMEM. */
-static const struct perf_elf *perf_elf_of(struct unwind_proc *p, Dwfl_Module *mod)
+/*
+ * The name of the mapping of @mod (at @pc), its bias, its file's first PT_LOAD and its
+ * .eh_frame_hdr, as perf reads them, found once per module. NULL: no mapping, or ENOMEM
+ * (c->err).
+ */
+static const struct perf_elf *perf_elf_of(struct unwind_ctx *c, Dwfl_Module *mod, Dwarf_Addr pc)
 {
+	struct unwind_proc *p = c->p;
 	struct perf_elf *e, *v;
-	Dwarf_Addr bias;
+	struct map_file mf;
 	Elf *elf;
 	size_t n = 0, shstrndx;
 	GElf_Phdr ph;
 	Elf_Scn *scn = NULL;
+	int ret;
 
 	for (size_t i = 0; i < p->nr_elves; i++)
 		if (p->elves[i].mod == mod)
 			return &p->elves[i];
-	v = realloc(p->elves, (p->nr_elves + 1) * sizeof(*v));
-	if (!v)
+	ret = session_map_file(c->s, c->pid, pc, &mf);
+	if (ret) {
+		c->err = ret == -ENOMEM ? ret : 0;
 		return NULL;
+	}
+	v = realloc(p->elves, (p->nr_elves + 1) * sizeof(*v));
+	if (!v) {
+		c->err = -ENOMEM;
+		return NULL;
+	}
 	p->elves = v;
 	e = &v[p->nr_elves++];
-	*e = (struct perf_elf){ .mod = mod };
-	elf = dwfl_module_getelf(mod, &bias);
+	*e = (struct perf_elf){ .mod = mod, .dso = mf.dso };
+	elf = dwfl_module_getelf(mod, &e->bias);
 	if (!elf)
 		return e;
 	/* perf's elf_base_address(): the first PT_LOAD's p_vaddr, page aligned */
@@ -298,13 +325,19 @@ static void record(struct unwind_ctx *c, uint64_t pc)
 static bool fde_at(void *arg, uint64_t vaddr)
 {
 	struct unwind_ctx *c = arg;
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi = dwfl_module_eh_cfi(c->fde_mod, &bias);
+	struct fde_seen *e = &c->p->fdes[(vaddr ^ (vaddr >> 9)) % FDE_CACHE];
+	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame;
+	Dwarf_Addr bias;
 
+	if (e->mod == c->fde_mod && e->vaddr == vaddr)
+		return e->found;
+	cfi = dwfl_module_eh_cfi(c->fde_mod, &bias);
+	*e = (struct fde_seen){ .mod = c->fde_mod, .vaddr = vaddr };
 	if (!cfi || dwarf_cfi_addrframe(cfi, vaddr, &frame))
 		return false;
 	free(frame);
+	e->found = true;
 	return true;
 }
 
@@ -315,22 +348,17 @@ static bool fde_at(void *arg, uint64_t vaddr)
 static bool perf_frame_at(struct unwind_ctx *c, Dwarf_Addr pc, struct perf_frame *f)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(c->p->dwfl, pc);
-	struct sym_proc *sp = procs_find(session_procs(c->s), c->pid);
+	struct sym_proc *sp = c->view.proc;
 	const struct perf_elf *e;
-	struct map_file mf;
-	Dwarf_Addr bias;
 
-	if (!mod || !sp || !sp->perf || session_map_file(c->s, c->pid, pc, &mf))
+	if (!mod || !sp || !sp->perf)
 		return false;
-	e = perf_elf_of(c->p, mod);
-	if (!e) {
-		c->err = -ENOMEM;
+	e = perf_elf_of(c, mod, pc);
+	if (!e)
 		return false;
-	}
-	dwfl_module_getelf(mod, &bias);
 	c->fde_mod = mod;
 	*f = (struct perf_frame){
-		.proc = sp, .dso = mf.dso, .pc = pc, .bias = bias, .first_load = e->first_load,
+		.proc = sp, .dso = e->dso, .pc = pc, .bias = e->bias, .first_load = e->first_load,
 		.has_hdr = e->has_hdr, .hdr_vaddr = e->hdr_vaddr, .fde_at = fde_at, .arg = c,
 		.stack_sp = c->regs[7], .stack = c->stack, .stack_len = c->stack_len,
 	};
