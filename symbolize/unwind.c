@@ -40,6 +40,7 @@ struct fde_seen {
 	Dwfl_Module	*mod;		/* NULL: empty */
 	uint64_t	vaddr;
 	bool		found;
+	bool		signal;		/* its CIE has the 'S' augmentation (a signal frame) */
 };
 
 /* A process's libdwfl state (struct sym_proc.unwind). */
@@ -72,6 +73,13 @@ struct unwind_ctx {
 	bool			libunwind;
 	struct perf_frame	view;
 	bool			stopped;	/* frame_callback() ended the walk */
+	/*
+	 * libunwind's "ip - 1" rule: a caller's ip is looked up less one unless the frame below
+	 * it has a signal frame's FDE (unw_is_signal_frame() tells of the frame stepped from):
+	 * signal_below, of the last frame; frames, the walk's callbacks so far.
+	 */
+	bool			signal_below;
+	size_t			frames;
 	bool			read_zero;	/* a word read as 0 since the last frame */
 	Dwarf_Addr		last_pc;	/* the last frame's (lookup) pc */
 	/*
@@ -321,24 +329,31 @@ static void record(struct unwind_ctx *c, uint64_t pc)
 		c->ips[c->nr++] = pc;
 }
 
-/* unwind-perf.c's fde_at(): an FDE in the module's .eh_frame for the file address @vaddr. */
-static bool fde_at(void *arg, uint64_t vaddr)
+/* The FDE in c->fde_mod's .eh_frame for the file address @vaddr (cached). */
+static const struct fde_seen *fde_lookup(struct unwind_ctx *c, uint64_t vaddr)
 {
-	struct unwind_ctx *c = arg;
 	struct fde_seen *e = &c->p->fdes[(vaddr ^ (vaddr >> 9)) % FDE_CACHE];
+	Dwarf_Addr start, end;
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame;
 	Dwarf_Addr bias;
 
 	if (e->mod == c->fde_mod && e->vaddr == vaddr)
-		return e->found;
+		return e;
 	cfi = dwfl_module_eh_cfi(c->fde_mod, &bias);
 	*e = (struct fde_seen){ .mod = c->fde_mod, .vaddr = vaddr };
 	if (!cfi || dwarf_cfi_addrframe(cfi, vaddr, &frame))
-		return false;
-	free(frame);
+		return e;
 	e->found = true;
-	return true;
+	dwarf_frame_info(frame, &start, &end, &e->signal);
+	free(frame);
+	return e;
+}
+
+/* unwind-perf.c's fde_at(): an FDE in the module's .eh_frame for the file address @vaddr. */
+static bool fde_at(void *arg, uint64_t vaddr)
+{
+	return fde_lookup(arg, vaddr)->found;
 }
 
 /*
@@ -383,6 +398,7 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 	/* no file perf reads CFI from (none mapped, JIT code, gone): its lookup fails, no fallback */
 	if (!perf_frame_at(c, pc, &f))
 		return false;
+	c->signal_below = fde_lookup(c, pc - f.bias)->signal;
 	if (dwfl_frame_reg(state, 7, &rsp))
 		return false;
 	f.rbp_known = dwfl_frame_reg(state, 6, &rbp) == 0;
@@ -441,6 +457,10 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	c->read_zero = false;
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	/* libunwind's rule, not libdwfl's (which takes a signal frame's own pc as exact) */
+	if (c->libunwind)
+		activation = c->signal_below || (!c->restarted && !c->frames);
+	c->frames++;
 	/* a restarted walk's first frame: recorded already, looked up as a caller (libunwind) */
 	if (c->restarted && !c->nr_restart_seen) {
 		c->nr_restart_seen = true;

@@ -64,4 +64,16 @@ test_expect_success PERF,PERF_EVENTS 'kprof record -- CMD --stale-exec: equal to
 	compare_lkp_no_ldso kse.data
 '
 
+# A signal frame: libunwind looks a caller up less one byte unless the frame below it is a
+# signal frame (libdwfl: the signal frame's own pc is exact), so __restore_rt is the byte
+# before it, no symbol ("[libc.so.6]" folded), and the interrupted work() its exact pc.
+test_expect_success PERF,PERF_EVENTS 'a signal handler: the frames through the signal frame as perf' '
+	perf record -q -B -N --call-graph dwarf -e cpu-clock -o sig.data \
+		"$FIXTURES/dwarf-signal-nofp" 1 >/dev/null 2>&1 &&
+	folded_both sig.data &&
+	diff sig.data.pf sig.data.kf &&
+	grep -q ";main;work;\[libc.so.6\];handler;in_handler " sig.data.kf &&
+	compare_lkp_no_ldso sig.data
+'
+
 test_done
