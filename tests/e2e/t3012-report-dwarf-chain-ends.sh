@@ -19,12 +19,18 @@ folded_both() {
 	test -s "$1.pf"
 }
 
-# compare_lkp without the dynamic loader's start-up: perf report counts the children of its
-# inlined frames (init_cpu_features, handle_intel, ...) in entries of its own, a difference of
-# its report that docs/symbolize.md lists; the folded stacks of those samples are compared.
+# compare_lkp without the dynamic loader's functions: perf report counts the children of its
+# inlined frames (init_cpu_features, handle_intel, __GI_mprotect, ...) in entries of their own
+# (docs/symbolize.md), a difference of its report; the folded stacks of those samples are
+# compared. The names: what perf report puts in ld.so, and what kprof's chains through
+# _dl_start hold, without LKP's .constprop/.isra suffixes.
 compare_lkp_no_ldso() {
 	local ld
-	ld=$(grep ';_dl_start;' "$1.kf" | cut -d' ' -f1 | tr ';' '\n' | grep -v '^_start$' | sort -u |
+	ld=$( {
+		grep ';_dl_start;' "$1.kf" | cut -d' ' -f1 | tr ';' '\n'
+		perf report $LKP_OPTS -i "$1" 2>/dev/null |
+			sed -n 's/.*ld-linux[^ ]* *\[\.\] \([^ ]*\).*/\1/p'
+	} | sed 's/\..*//' | grep -v '^_start$' | grep . | sort -u |
 		sed 's/[.[\]*^$]/\\&/g' | paste -sd'|')
 	compare_lkp "$1" >/dev/null 2>&1
 	# shellcheck disable=SC2086
