@@ -40,6 +40,16 @@ endif
 CFLAGS		?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		   -fno-omit-frame-pointer $(SAN_FLAGS)
+# kprof itself is linked with link-time optimisation (gcc; LTO=0 turns it off): its hot paths
+# call across module archives per record, per frame and per stack, and such a call costs about
+# what the work does (4.3% fewer instructions on the make -B bench recording). The objects are
+# fat, so the unit tests, the workloads and the layering check's nm use them as they are. Not
+# with the sanitizers or clang.
+LTO		?= 1
+ifeq ($(SANITIZE)$(LTO)$(findstring clang,$(shell $(CC) --version 2>/dev/null)),1)
+LTO_FLAGS	:= -flto=auto
+override CFLAGS += $(LTO_FLAGS) -ffat-lto-objects
+endif
 override CPPFLAGS += -D_GNU_SOURCE -I. -DKPROF_VERSION='"$(VERSION)"'
 override LDFLAGS += $(SAN_FLAGS)
 
@@ -162,6 +172,9 @@ $(O)/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
 
+# A top-level asm (the embedded script's .incbin) does not survive LTO's partitioning.
+$(O)/output/flamegraph-js.o: CFLAGS += -fno-lto
+
 define module_archive
 $(O)/$(1).a: $(call obj,$($(1)_SRCS))
 	$$(call msg,AR,$$@)
@@ -172,7 +185,8 @@ $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 # The binary is not linked before the layering check passed.
 $(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layering.ok
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/cli/main.c) $(LINK_ALL)
+	$(Q)$(CC) $(LDFLAGS) $(LTO_FLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/cli/main.c) \
+		$(LINK_ALL)
 
 
 $(filter-out $(O)/true,$(WL_PROGS)): $(O)/%: $(O)/workloads/bin/%.o $(O)/workloads.a $(O)/lib.a
