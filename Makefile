@@ -8,6 +8,7 @@
 #   make fuzz FUZZ_SECONDS=N   build the libFuzzer harnesses (clang, in build-fuzz/) and run
 #                     each for N seconds (tests/fuzz/README.md)
 #   make V=1          show the commands
+#   make LTO=0        kprof without link-time optimisation of its profile-reading modules
 #
 # Sources are found per module (profiler/{lib,perfdata,script,record,profile,run,cli}/ symbolize/
 # output/ workloads/); each module is its own archive, and a unit test tests/unit/test-<module>-*.c
@@ -40,15 +41,17 @@ endif
 CFLAGS		?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		   -fno-omit-frame-pointer $(SAN_FLAGS)
-# kprof itself is linked with link-time optimisation (gcc; LTO=0 turns it off): its hot paths
-# call across module archives per record, per frame and per stack, and such a call costs about
-# what the work does (4.3% fewer instructions on the make -B bench recording). The objects are
-# fat, so the unit tests, the workloads and the layering check's nm use them as they are. Not
-# with the sanitizers or clang.
+# The modules that read and name a profile (LTO_MODULES) are linked into kprof with link-time
+# optimisation (gcc; LTO=0 turns it off): report's and collapse's hot paths call across their
+# archives per record, per frame and per stack, and such a call costs about what the work does
+# (4.3% fewer instructions on the make -B bench recording). Their objects are fat, so the unit
+# tests and the layering check's nm use them as they are. Not the others: the code that runs
+# and records workloads keeps its frames, which its profiles' call chains (keys) show. Not with
+# the sanitizers or clang.
 LTO		?= 1
+LTO_MODULES	:= perfdata profile symbolize output
 ifeq ($(SANITIZE)$(LTO)$(findstring clang,$(shell $(CC) --version 2>/dev/null)),1)
 LTO_FLAGS	:= -flto=auto
-override CFLAGS += $(LTO_FLAGS) -ffat-lto-objects
 endif
 override CPPFLAGS += -D_GNU_SOURCE -I. -DKPROF_VERSION='"$(VERSION)"'
 override LDFLAGS += $(SAN_FLAGS)
@@ -172,8 +175,11 @@ $(O)/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
 
+ifneq ($(LTO_FLAGS),)
+$(call obj,$(foreach m,$(LTO_MODULES),$($(m)_SRCS))): CFLAGS += $(LTO_FLAGS) -ffat-lto-objects
 # A top-level asm (the embedded script's .incbin) does not survive LTO's partitioning.
 $(O)/output/flamegraph-js.o: CFLAGS += -fno-lto
+endif
 
 define module_archive
 $(O)/$(1).a: $(call obj,$($(1)_SRCS))
