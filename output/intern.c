@@ -302,6 +302,19 @@ const char *dso_basename(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
+const char *dso_short_name(const char *dso, char buf[DSO_SHORT_MAX])
+{
+	int tid;
+
+	if (sscanf(dso, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(buf, DSO_SHORT_MAX, "[JIT] tid %d", tid);
+		return buf;
+	}
+	if (dso[0] == '/' && kmod_short_name(dso, buf, DSO_SHORT_MAX))
+		return buf;
+	return dso_basename(dso);
+}
+
 uint64_t percent_hundredths(uint64_t part, uint64_t total)
 {
 	double x;

@@ -271,6 +271,13 @@ void table_write_counts(FILE *fp, const struct table_opts *o, uint64_t nr_sample
 
 /* The module's basename: "/usr/lib/libc.so.6" -> "libc.so.6", "[kernel.kallsyms]" unchanged. */
 const char *dso_basename(const char *dso);
+/*
+ * The Shared Object column: perf's dso short name, the basename, except that a JIT map
+ * /tmp/perf-PID.map is "[JIT] tid PID" (dsos.c dso__set_basename) and a kernel module's file
+ * "/lib/modules/…/ext4.ko" is "[ext4]" (kmod_path__parse_name). Made in @buf when it must be.
+ */
+#define DSO_SHORT_MAX	64
+const char *dso_short_name(const char *dso, char buf[DSO_SHORT_MAX]);
 
 /* 100 * part / total rounded to 2 decimals exactly as printf("%.2f") does, in hundredths. */
 uint64_t percent_hundredths(uint64_t part, uint64_t total);

@@ -171,8 +171,11 @@ static int add_stack(struct sorter *s, const struct cg_stack_rec *r, size_t stac
 
 static bool dso_kept(const struct table_opts *o, const char *dso)
 {
+	char buf[DSO_SHORT_MAX];
+
 	return !o->nr_dsos || in_list(o->dsos, o->nr_dsos, dso) ||
-	       in_list(o->dsos, o->nr_dsos, dso_basename(dso));
+	       in_list(o->dsos, o->nr_dsos, dso_basename(dso)) ||
+	       in_list(o->dsos, o->nr_dsos, dso_short_name(dso, buf));
 }
 
 static const struct table_opts *sort_opts;
@@ -182,6 +185,7 @@ static int srow_cmp(const void *a, const void *b)
 	const struct srow *x = *(const struct srow *const *)a, *y = *(const struct srow *const *)b;
 	uint64_t kx = sort_opts->no_children ? x->self : x->children;
 	uint64_t ky = sort_opts->no_children ? y->self : y->children;
+	char bx[DSO_SHORT_MAX], by[DSO_SHORT_MAX];
 	int c;
 
 	if (kx != ky)
@@ -193,7 +197,7 @@ static int srow_cmp(const void *a, const void *b)
 		return c;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	c = strcmp(x->dso ? dso_basename(x->dso) : "", y->dso ? dso_basename(y->dso) : "");
+	c = strcmp(x->dso ? dso_short_name(x->dso, bx) : "", y->dso ? dso_short_name(y->dso, by) : "");
 	return c ? c : strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
 }
 
@@ -225,6 +229,7 @@ static void write_header(FILE *fp, const struct sorter *s, int dso_width)
 static void write_row(FILE *fp, const struct sorter *s, const struct srow *r, int dso_width)
 {
 	const struct table_opts *o = s->o;
+	char buf[DSO_SHORT_MAX];
 
 	if (o->no_children)
 		fprintf(fp, "%9.2f%%", 100.0 * r->self / s->total);
@@ -240,7 +245,7 @@ static void write_row(FILE *fp, const struct sorter *s, const struct srow *r, in
 			fprintf(fp, "  %7d", r->pid);
 			break;
 		case TABLE_SORT_DSO:
-			fprintf(fp, "  %-*s", dso_width, dso_basename(r->dso));
+			fprintf(fp, "  %-*s", dso_width, dso_short_name(r->dso, buf));
 			break;
 		case TABLE_SORT_SYM:
 			fprintf(fp, "  [%c] %s", r->kernel ? 'k' : '.', r->sym);
@@ -264,7 +269,8 @@ int table_write_sorted(FILE *fp, const struct callgraph *cg, const struct table_
 	for (size_t i = 0; !err && i < s.nr; i++) {
 		const struct srow *r = &s.rows[i];
 		double pct = s.total ? 100.0 * (o->no_children ? r->self : r->children) / s.total : 0;
-		int w = r->dso ? (int)strlen(dso_basename(r->dso)) : 0;
+		char buf[DSO_SHORT_MAX];
+		int w = r->dso ? (int)strlen(dso_short_name(r->dso, buf)) : 0;
 
 		if (!(o->no_children ? r->self : r->children) || pct < o->min_percent)
 			continue;

@@ -15,26 +15,11 @@ static const char *entry_name(const struct hist_entry *e)
 	return e->sym ? e->sym : "[unknown]";
 }
 
-/*
- * The Shared Object column: perf's dso short name, the basename, except that a JIT map
- * /tmp/perf-PID.map is "[JIT] tid PID" (dsos.c dso__set_basename). @buf holds 32 bytes.
- */
-static const char *short_name(const char *dso, char *buf)
-{
-	int tid;
-
-	if (sscanf(dso, "/tmp/perf-%d.map", &tid) == 1) {
-		snprintf(buf, 32, "[JIT] tid %d", tid);
-		return buf;
-	}
-	return dso_basename(dso);
-}
-
 int hist_entry_cmp(const void *a, const void *b)
 {
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
-	char bx[32], by[32];
+	char bx[DSO_SHORT_MAX], by[DSO_SHORT_MAX];
 	int c;
 
 	if (x->children != y->children)
@@ -42,7 +27,7 @@ int hist_entry_cmp(const void *a, const void *b)
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	/* Ties as perf orders them: by its sort keys, the module's short name, then the name. */
-	c = strcmp(short_name(x->dso, bx), short_name(y->dso, by));
+	c = strcmp(dso_short_name(x->dso, bx), dso_short_name(y->dso, by));
 	c = c ? c : strcmp(entry_name(x), entry_name(y));
 	return c ? c : strcmp(x->dso, y->dso);
 }
@@ -96,8 +81,8 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 		const struct hist_entry *e = &h.entries[i];
 		double children = h.total ? 100.0 * e->children / h.total : 0;
 		double self = h.total ? 100.0 * e->self / h.total : 0;
-		char buf[32];
-		int w = (int)strlen(short_name(e->dso, buf));
+		char buf[DSO_SHORT_MAX];
+		int w = (int)strlen(dso_short_name(e->dso, buf));
 
 		if (!e->children || (children < o->min_percent && self < o->min_percent))
 			continue;
@@ -109,11 +94,11 @@ int table_write(FILE *fp, const struct callgraph *cg, const struct table_opts *o
 
 	write_header(fp, &h, o, dso_width);
 	for (i = 0; i < nr; i++) {
-		char buf[32];
+		char buf[DSO_SHORT_MAX];
 
 		fprintf(fp, "%9.2f%%  %7.2f%%  %-*s  [%c] %s\n",
 			100.0 * rows[i]->children / h.total, 100.0 * rows[i]->self / h.total,
-			dso_width, short_name(rows[i]->dso, buf), rows[i]->kernel ? 'k' : '.',
+			dso_width, dso_short_name(rows[i]->dso, buf), rows[i]->kernel ? 'k' : '.',
 			entry_name(rows[i]));
 		if (tc)
 			table_chains_write(fp, tc, &h, (size_t)(rows[i] - h.entries),

@@ -332,6 +332,136 @@ int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t im
 	return load(e, NULL, image, image_len, id, len);
 }
 
+/* The build-id of an ELF opened with libelf (its NT_GNU_BUILD_ID note): its length, or 0. */
+static size_t elf_build_id(Elf *elf, uint8_t id[20])
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_NOTE ?
+			      elf_getdata(scn, NULL) : NULL;
+		size_t at = 0, name_at, desc_at;
+		GElf_Nhdr nh;
+
+		while (d && (at = gelf_getnote(d, at, &nh, &name_at, &desc_at)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + name_at, "GNU", 4) && nh.n_descsz &&
+			    nh.n_descsz <= 20) {
+				memcpy(id, (char *)d->d_buf + desc_at, nh.n_descsz);
+				return nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The symbols of @text (section index) in @elf, at their offsets in it. */
+static int read_kmod_symbols(struct elf_syms *e, Elf *elf, size_t text, const GElf_Shdr *tsh)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		n = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			const char *name;
+			GElf_Sym sym;
+
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != text)
+				continue;
+			name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (!perf_keeps(&sym, name, sym.st_shndx, elf))
+				continue;
+			name = sym_strpool_copy(&e->names, name);
+			if (!name || symtab_add(&e->tab, sym.st_value - tsh->sh_addr, sym.st_size,
+						GELF_ST_BIND(sym.st_info), name, NULL))
+				return -ENOMEM;
+			e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(name);
+		}
+		break;
+	}
+	symtab_finish(&e->tab, false);
+	return 0;
+}
+
+/*
+ * A kernel module file (.ko, uncompressed) as perf 6.1 places it (dso__process_kernel_symbol):
+ * the module's map starts with its .text, so the symbols of .text are kept at their offsets in
+ * that section; symbols of other sections are not placed. With @id, the file must have that
+ * build-id (-ESTALE).
+ */
+static int load_kmod_locked(struct elf_syms *e, const char *path, const uint8_t *id,
+			    size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOEXEC;
+	uint8_t got[20];
+	size_t got_len;
+	GElf_Shdr tsh;
+	Elf_Scn *text;
+	Elf *elf;
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		goto out;
+	got_len = elf_build_id(elf, got);
+	if (id && !build_id_equal(got, got_len, id, len)) {
+		err = -ESTALE;
+		goto out;
+	}
+	text = section_by_name(elf, ".text", &tsh);
+	err = text ? read_kmod_symbols(e, elf, elf_ndxscn(text), &tsh) : 0;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (err)
+		elf_syms_release(e);
+	return err;
+}
+
+bool elf_file_has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	GElf_Shdr shdr;
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	pthread_mutex_lock(&libdw_lock);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn)))
+		found = gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB && shdr.sh_size;
+	if (elf)
+		elf_end(elf);
+	pthread_mutex_unlock(&libdw_lock);
+	close(fd);
+	return found;
+}
+
+int elf_syms_load_kmod(struct elf_syms *e, const char *path, const uint8_t *id, size_t len)
+{
+	int err;
+
+	pthread_mutex_lock(&libdw_lock);
+	err = load_kmod_locked(e, path, id, len);
+	pthread_mutex_unlock(&libdw_lock);
+	return err;
+}
+
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < e->nr_segs; i++) {

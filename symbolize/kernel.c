@@ -25,34 +25,15 @@ static const char *const vmlinux_paths[] = {
 	"/usr/lib/debug/boot/vmlinux-%s.debug",
 };
 
-static const char *const kmod_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
-
-/* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" or "[ext4]", like perf. Interned. */
+/* "[ext4]" from "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz", "[ext4]", or "[prog]" for another
+ * file, like perf. Interned. */
 static const char *kmod_dso_name(const char *path, struct sym_strpool *pool)
 {
 	const char *base = strrchr(path, '/');
 	char name[256];
-	size_t len;
 
-	if (path[0] == '[')
-		return sym_strpool_intern(pool, path);
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	for (size_t i = 0; i < sizeof(kmod_suffixes) / sizeof(*kmod_suffixes); i++) {
-		size_t n = strlen(kmod_suffixes[i]);
-
-		if (len > n && !strcmp(base + len - n, kmod_suffixes[i])) {
-			len -= n;
-			break;
-		}
-	}
-	if (len > sizeof(name) - 3)
-		len = sizeof(name) - 3;
-	name[0] = '[';
-	for (size_t i = 0; i < len; i++)
-		name[i + 1] = base[i] == '-' ? '_' : base[i];
-	name[len + 1] = ']';
-	name[len + 2] = '\0';
+	if (!kmod_short_name(path, name, sizeof(name)))
+		snprintf(name, sizeof(name), "[%.250s]", base ? base + 1 : path);
 	return sym_strpool_intern(pool, name);
 }
 
@@ -146,36 +127,6 @@ static void place_default_map(struct kernel_syms *k)
 	}
 }
 
-/* This machine's kernel build-id, from /sys/kernel/notes (ELF notes). Its length, or 0. */
-static size_t running_build_id(uint8_t id[20])
-{
-	char *buf;
-	size_t len, at = 0, n = 0;
-
-	if (read_whole_file("/sys/kernel/notes", 0, &buf, &len))
-		return 0;
-	while (at + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		size_t name_at = at + 12, desc_at;
-
-		memcpy(&namesz, buf + at, 4);
-		memcpy(&descsz, buf + at + 4, 4);
-		memcpy(&type, buf + at + 8, 4);
-		desc_at = name_at + ((namesz + 3) & ~3u);
-		if (desc_at > len || descsz > len - desc_at)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-		    !memcmp(buf + name_at, "GNU", 4) && descsz && descsz <= 20) {
-			memcpy(id, buf + desc_at, descsz);
-			n = descsz;
-			break;
-		}
-		at = desc_at + ((descsz + 3) & ~3u);
-	}
-	free(buf);
-	return n;
-}
-
 /*
  * The kernel's symbols for a recording with a kernel build-id, from where perf's
  * dso__load_kernel_sym() finds them with that build-id: a vmlinux in the build-id cache or where
@@ -189,7 +140,7 @@ static const char *find_kernel(struct kernel_syms *k, const struct sym_opts *o, 
 	const uint8_t *id = o->kernel_build_id;
 	size_t len = o->kernel_build_id_len;
 	uint8_t running[20];
-	size_t running_len = running_build_id(running);
+	size_t running_len = notes_build_id("/sys/kernel/notes", running);
 	char elf[4096];
 
 	if (build_id_cache_file(id, len, "%s/.build-id/%.2s/%s/elf", elf, sizeof(elf)) &&
@@ -216,6 +167,7 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym
 	int err;
 
 	memset(k, 0, sizeof(*k));
+	k->sysfs = o && o->sysfs ? o->sysfs : "/sys";
 	if (check) {
 		/* the recording's kernel, wherever perf would find it */
 		kallsyms = find_kernel(k, o, cached, sizeof(cached));
@@ -227,6 +179,9 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym
 	    (err == -ENODATA && kallsyms && o && o->kallsyms_required))
 		return err;
 	k->have_kallsyms = !err;
+	/* this machine's modules now, not the recording's: their build-ids are checked */
+	k->kallsyms_live = k->have_kallsyms && (!strcmp(kallsyms, "/proc/kallsyms") ||
+						(o && o->kallsyms_live));
 
 	if (check) {
 		/* found above */
@@ -254,7 +209,7 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *filename, struct sym_strpool *pool)
 {
-	const char *suffix;
+	const char *suffix, *name;
 	struct sym_map m;
 
 	if (!strncmp(filename, KERNEL_DSO, strlen(KERNEL_DSO))) {
@@ -271,10 +226,35 @@ int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t
 		return 0;
 	}
 	m = (struct sym_map){ .start = start, .end = start + len, .pgoff = pgoff };
-	m.dso = kmod_dso_name(filename, pool);
-	if (!m.dso)
+	name = kmod_dso_name(filename, pool);
+	m.kmod = name ? kmod_get(k, name) : NULL;
+	if (!m.kmod)
 		return -ENOMEM;
+	/* the .ko perf would read: its BUILD_ID entry's, else the first MMAP's */
+	if (m.kmod->file == name && filename[0] == '/' &&
+	    !(m.kmod->file = sym_strpool_intern(pool, filename)))
+		return -ENOMEM;
+	m.dso = m.kmod->shown;
 	return proc_map_insert(&k->modules, &m);
+}
+
+int kernel_set_module_build_id(struct kernel_syms *k, const char *filename, const uint8_t *id,
+			       size_t len, struct sym_strpool *pool)
+{
+	const char *name = kmod_dso_name(filename, pool);
+	struct kmod *km = name ? kmod_get(k, name) : NULL;
+
+	if (!km)
+		return -ENOMEM;
+	if (len > sizeof(km->build_id))
+		return -EINVAL;
+	/* a BUILD_ID entry names the module's dso (perf creates it under that name) */
+	if (filename[0] == '/' && km->file == km->name &&
+	    !(km->file = km->shown = sym_strpool_intern(pool, filename)))
+		return -ENOMEM;
+	memcpy(km->build_id, id, len);
+	km->build_id_len = (uint8_t)len;
+	return 0;
 }
 
 static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t addr,
@@ -344,11 +324,11 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 		return;
 	}
 	mod = proc_map_find(&k->modules, addr);
-	sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
 	if (mod) {
-		set_entry(e, sym && sym->dso == mod->dso ? sym : NULL, addr, mod->dso, pool);
+		kmod_resolve(k, mod, addr, e, pool);
 		return;
 	}
+	sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
 	/* no module maps recorded: kallsyms says which module an address is in */
 	if (!k->modules.nr && sym && sym->dso) {
 		set_entry(e, sym, addr, sym->dso, pool);
@@ -362,6 +342,7 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 
 void kernel_syms_release(struct kernel_syms *k)
 {
+	kmods_release(k);
 	kallsyms_release(&k->ksyms);
 	elf_syms_release(&k->vmlinux);
 	free(k->modules.maps);

@@ -317,6 +317,14 @@ int sym_session_set_build_id(struct sym_session *s, const char *filename, const 
 	return 0;
 }
 
+int sym_session_set_module_build_id(struct sym_session *s, const char *filename,
+				    const uint8_t *id, size_t len)
+{
+	if (!filename || !id || !len)
+		return -EINVAL;
+	return kernel_set_module_build_id(&s->kernel, filename, id, len, &s->pool);
+}
+
 int sym_session_announce(struct sym_session *s, const char *filename)
 {
 	struct sym_file *f;
@@ -340,16 +348,26 @@ static bool build_id_cache_path(const struct sym_file *f, char *path, size_t siz
 
 /*
  * A file with a recorded build-id: itself if it still has it, else the build-id cache's copy
- * (perf record leaves one there), else nothing: -ESTALE.
+ * (perf record leaves one there), else nothing: -ESTALE. perf reads the first of its candidates
+ * that has a .symtab, the cache's copy before the file (dso__load's binary types): a copy cached
+ * before the file was stripped names what the file's .dynsym cannot (static functions, the
+ * ".symver" names such as foo@@VER_2 that only .symtab has), so it is read first then.
  */
 static int load_checked(struct sym_file *f)
 {
 	char cached[4096];
-	int err = elf_syms_load_checked(&f->elf, f->path, f->build_id, f->build_id_len);
+	bool have_cached = build_id_cache_path(f, cached, sizeof(cached)) && !access(cached, R_OK);
+	int err;
 
+	if (have_cached && elf_file_has_symtab(cached) && !elf_file_has_symtab(f->path) &&
+	    !elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len)) {
+		f->from_cache = true;
+		return 0;
+	}
+	err = elf_syms_load_checked(&f->elf, f->path, f->build_id, f->build_id_len);
 	if (err != -ESTALE && err != -ENOENT)
 		return err;
-	if (!build_id_cache_path(f, cached, sizeof(cached)) || access(cached, R_OK))
+	if (!have_cached)
 		return err;
 	if (elf_syms_load_checked(&f->elf, cached, f->build_id, f->build_id_len))
 		return err;
@@ -654,6 +672,8 @@ void sym_session_stats(const struct sym_session *s, struct sym_stats *out)
 {
 	*out = s->stats;
 	out->kernel_build_id_missing = s->kernel.stale_build_id;
+	out->modules_stale = s->kernel.kmods_stale;
+	out->first_stale_module = s->kernel.first_stale_kmod;
 	out->kernel_symbols = s->kernel.have_vmlinux ? s->kernel.vmlinux.tab.nr :
 			      s->kernel.ksyms.tab.nr;
 }

@@ -9,6 +9,7 @@
  *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
  *   perfmap.c   a JIT's /tmp/perf-PID.map into a symtab
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
+ *   kmod.c      naming addresses in kernel modules (the .ko or kallsyms with their build-id)
  *   maps.c      per-process address spaces: sorted mappings, replacement, fork
  *   cache.c     (object, address) -> result hash, so a repeated address is one lookup
  *   unwind.c    DWARF unwinding of sampled user stacks (libdwfl), one Dwfl per process
@@ -41,6 +42,11 @@ bool build_id_equal(const uint8_t *got, size_t got_len, const uint8_t *want, siz
  */
 bool build_id_cache_file(const uint8_t *id, size_t len, const char *fmt, char *path,
 			 size_t size);
+/*
+ * The GNU build-id in a file of ELF notes (/sys/kernel/notes,
+ * /sys/module/NAME/notes/.note.gnu.build-id): its length, 0 when there is none or no file.
+ */
+size_t notes_build_id(const char *path, uint8_t id[20]);
 /* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
 size_t parse_hex(const char **p, uint64_t *v);
 
@@ -156,6 +162,14 @@ int elf_syms_load(struct elf_syms *e, const char *path, const void *image, size_
 int elf_syms_load_checked(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
 int elf_syms_load_image_checked(struct elf_syms *e, const void *image, size_t image_len,
 				const uint8_t *id, size_t len);
+/* True when @path is an ELF file with a (non-empty) .symtab section. */
+bool elf_file_has_symtab(const char *path);
+/*
+ * A kernel module file (.ko, uncompressed): the symbols of its .text at their offsets in .text,
+ * where perf 6.1 places them (the module map starts with .text). With @id it must have that
+ * build-id (-ESTALE). 0 or -errno (-ENOEXEC: not ELF).
+ */
+int elf_syms_load_kmod(struct elf_syms *e, const char *path, const uint8_t *id, size_t len);
 /* Translate a file offset to the file's address space; false when no PT_LOAD covers it. */
 bool elf_syms_offset_to_vaddr(const struct elf_syms *e, uint64_t off, uint64_t *vaddr);
 /* Name @vaddr from DWARF when the file has no symbol table. NULL when it cannot. */
@@ -188,9 +202,11 @@ void cache_release(struct sym_cache *c);
 /* ---- maps.c ---------------------------------------------------------------------------------- */
 struct sym_file;
 struct unwind_proc;
+struct kmod;
 struct sym_map {
 	uint64_t	start, end, pgoff;
 	struct sym_file	*file;		/* user mappings: the mapped file */
+	struct kmod	*kmod;		/* kernel module mappings: the module */
 	const char	*dso;		/* interned: the name shown ("/usr/lib/…", "[ext4]") */
 };
 struct sym_proc {
@@ -227,6 +243,12 @@ struct kernel_syms {
 	uint64_t	map_start, map_end;
 	bool		map_from_record;
 	struct sym_proc	modules;	/* module mappings given by the recording */
+	struct kmod	**kmods;	/* every module named by a mapping or build-id (kmod.c) */
+	size_t		nr_kmods, alloc_kmods;
+	bool		kallsyms_live;	/* ksyms is this machine's now: module build-ids checked */
+	const char	*sysfs;		/* where the module notes are read ("/sys") */
+	uint64_t	kmods_stale;	/* modules with another build-id now, and nothing saved */
+	const char	*first_stale_kmod;	/* the first of them ("[name]", interned) */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
 	/* the recorded kernel build-id matched nothing to be had: no kernel names */
 	bool		stale_build_id;
@@ -236,10 +258,35 @@ int kernel_syms_init(struct kernel_syms *k, const struct sym_opts *o, struct sym
 /* A pid -1 mapping: the kernel's "[kernel.kallsyms]_text" or a module. 0 or -errno. */
 int kernel_add_map(struct kernel_syms *k, uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *filename, struct sym_strpool *pool);
+/* Give the module named @filename (a path or "[name]") the recorded build-id @id. 0 or -errno. */
+int kernel_set_module_build_id(struct kernel_syms *k, const char *filename, const uint8_t *id,
+			       size_t len, struct sym_strpool *pool);
 /* Fill @e (sym, dso, sym_off, rc) for kernel address @addr. */
 void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 		    struct sym_strpool *pool);
 void kernel_syms_release(struct kernel_syms *k);
+
+/* ---- kmod.c ---------------------------------------------------------------------------------- */
+enum kmod_state { KMOD_UNCHECKED, KMOD_ELF, KMOD_KALLSYMS, KMOD_NONE, KMOD_STALE };
+struct kmod {
+	const char	*name;		/* interned "[name]": the key, kallsyms' module name */
+	/*
+	 * Interned: the name its frames are shown under, perf's dso name: its BUILD_ID entry's
+	 * file name when it has one ("/lib/modules/…/ext4.ko"), else @name; and the .ko file to
+	 * read (perf's long name): that entry's path, else what its first MMAP names.
+	 */
+	const char	*shown, *file;
+	uint8_t		build_id[20];	/* as recorded; build_id_len 0: none */
+	uint8_t		build_id_len;
+	enum kmod_state	state;		/* where the names come from, decided on first use */
+	struct elf_syms	elf;		/* KMOD_ELF: the .ko's .text symbols, offsets in .text */
+};
+/* The module of short name @name (interned), created on first sight. NULL on ENOMEM. */
+struct kmod *kmod_get(struct kernel_syms *k, const char *name);
+/* Fill @e for @addr in module mapping @m (m->kmod set). */
+void kmod_resolve(struct kernel_syms *k, const struct sym_map *m, uint64_t addr,
+		  struct cache_entry *e, struct sym_strpool *pool);
+void kmods_release(struct kernel_syms *k);
 
 /* ---- prefetch.c ------------------------------------------------------------------------------ */
 /* Where an item stands (a byte of the item's, read and written under the lock once started). */

@@ -58,6 +58,14 @@ struct sym_opts {
 	const uint8_t	*kernel_build_id;
 	size_t		kernel_build_id_len;
 	/*
+	 * @kallsyms is a copy of this machine's /proc/kallsyms made now, not at record time (as
+	 * /proc/kallsyms itself is): a module with a recorded build-id is named from it only
+	 * when the module loaded now has that build-id (@sysfs/module/NAME/notes). Tests.
+	 */
+	bool		kallsyms_live;
+	/* Where this machine's /sys is read (module build-ids); NULL: "/sys". */
+	const char	*sysfs;
+	/*
 	 * User space only: no kernel symbols are loaded (kernel addresses and pid -1 maps are
 	 * for another session), the source is "none". For a caller that names kernel frames in
 	 * a session of their own, on another thread.
@@ -67,7 +75,8 @@ struct sym_opts {
 
 struct sym_result {
 	const char	*sym;		/* function name, or NULL when unresolved */
-	const char	*dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/…/libc.so.6",
+	const char	*dso;		/* "[kernel.kallsyms]", a module as its MMAP names it
+					 * ("/lib/modules/…/ext4.ko", "[ext4]"), "/usr/lib/…/libc.so.6",
 					 * or "[unknown]" when no mapping covers the address */
 	uint64_t	sym_start;	/* start address of the symbol (0 when unresolved) */
 	/*
@@ -116,6 +125,18 @@ int sym_session_add_map(struct sym_session *s, pid_t pid, uint64_t start, uint64
  */
 int sym_session_set_build_id(struct sym_session *s, const char *filename, const uint8_t *id,
 			     size_t len);
+/*
+ * The build-id the recording saw for the kernel module @filename ("/lib/modules/…/ext4.ko" or
+ * "[ext4]": perf's BUILD_ID entries of the kernel, or an MMAP2 with a build-id), before its
+ * addresses are resolved. The module is then named from, in perf's order: its .ko in perf's
+ * build-id cache (.build-id/NN/REST/elf), the .ko the recording names if it has that build-id,
+ * else the kernel's kallsyms: a saved one (perf's cached kallsyms of the recorded kernel, a
+ * snapshot) as it is, this machine's live one only when the module loaded now has that build-id
+ * (/sys/module/NAME/notes); else its addresses stay unnamed (sym_stats.modules_stale).
+ * 0, -EINVAL or -ENOMEM.
+ */
+int sym_session_set_module_build_id(struct sym_session *s, const char *filename,
+				    const uint8_t *id, size_t len);
 /*
  * Load mapped files ahead, in a thread of the session's own: each file is queued when first
  * given to sym_session_add_map(), and a lookup in it waits only if the file is being loaded
@@ -191,6 +212,9 @@ struct sym_stats {
 	uint64_t	files_from_cache; /* read from perf's build-id cache */
 	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
 	bool		kernel_build_id_missing;	/* nothing has the recorded kernel's id */
+	uint64_t	modules_stale;	/* modules loaded now with another build-id (or none),
+					 * nothing saved: their addresses are unnamed */
+	const char	*first_stale_module;	/* the first of them, "[name]" (owned), or NULL */
 };
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - small helpers: hex digits.
+ * util.c - small helpers: hex digits, build-ids.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,4 +70,33 @@ bool build_id_cache_file(const uint8_t *id, size_t len, const char *fmt, char *p
 	/* fmt takes the cache directory, the id's first two hex digits, the rest, the whole id */
 	n = snprintf(path, size, fmt, base, hex, hex + 2, hex);
 	return n > 0 && (size_t)n < size;
+}
+
+size_t notes_build_id(const char *path, uint8_t id[20])
+{
+	char *buf;
+	size_t len, at = 0, n = 0;
+
+	if (read_whole_file(path, 1 << 20, &buf, &len))
+		return 0;
+	while (at + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3) & ~3u);
+		if (desc_at > len || descsz > len - desc_at)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && descsz && descsz <= 20) {
+			memcpy(id, buf + desc_at, descsz);
+			n = descsz;
+			break;
+		}
+		at = desc_at + ((descsz + 3) & ~3u);
+	}
+	free(buf);
+	return n;
 }

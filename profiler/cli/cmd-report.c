@@ -243,6 +243,12 @@ void warn_stale_files(const char *input, const struct profile *p)
 			input, (unsigned long long)p->nr_stale_files,
 			p->nr_stale_files == 1 ? "" : "s", p->first_stale,
 			p->nr_stale_files == 1 ? "its" : "their");
+	if (p->nr_stale_modules)
+		pr_warn("%s: %llu kernel module%s with another build-id on this machine than "
+			"recorded, or not loaded (e.g. %s), and not in perf's build-id cache: %s "
+			"frames are unresolved", input, (unsigned long long)p->nr_stale_modules,
+			p->nr_stale_modules == 1 ? "" : "s", p->first_stale_module,
+			p->nr_stale_modules == 1 ? "its" : "their");
 }
 
 /* What the file holds and kprof did not use, each in one line: never a silent difference. */

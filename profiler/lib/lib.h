@@ -102,6 +102,17 @@ void *zalloc_table(size_t n, size_t size);
  */
 void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
 
+/* ---- kernel module names (lib/kmod-name.c) ------------------------------------------------ */
+
+/*
+ * perf's short name of a kernel module file (kmod_path__parse_name): "[ext4]" for
+ * "/lib/modules/R/kernel/fs/ext4/ext4.ko.xz" (the .ko, .ko.gz, .ko.xz or .ko.zst suffix cut,
+ * '-' made '_', cut to @size - 1 bytes), or a copy of @path when it is "[…]" already (the
+ * caller tells "[kernel.kallsyms]" and "[vdso]" apart). False, and @buf unchanged, for any other
+ * name. @size at least 3.
+ */
+bool kmod_short_name(const char *path, char *buf, size_t size);
+
 /* ---- key -> number lists (metrics, keys; lib/kv.c) --------------------------------------- */
 
 struct kv {

@@ -297,6 +297,9 @@ struct pipe_map {
 	int32_t		pid;
 	uint64_t	start, len, pgoff;
 	const char	*filename;
+	/* an MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID: the file's build-id, else length 0 */
+	const uint8_t	*build_id;
+	uint8_t		build_id_len;
 };
 
 /*
@@ -369,6 +372,8 @@ struct kernel_side {
 	bool			lock_inited;
 	bool			loaded;		/* set by the loading thread when done */
 	int			ret;		/* its result */
+	const struct pd_build_id *ids;		/* the recording's, for the modules' */
+	size_t			nr_ids;
 	struct kframe_slot	*cache;		/* by address, direct mapped */
 	struct nframe_chunk	*chunks;	/* the kernel nframes */
 	struct pipe_batch	*pending;	/* full, waiting for the symbols, in order */
@@ -376,8 +381,15 @@ struct kernel_side {
 	char			err[256];
 };
 
-/* Start loading the kernel symbols (in this thread when no other can start). 0 or -errno. */
-int kernel_side_start(struct kernel_side *k, const struct sym_opts *o);
+/*
+ * Start loading the kernel symbols (in this thread when no other can start), with the
+ * recording's build-ids of kernel modules among @ids (borrowed until kernel_side_wait()).
+ * 0 or -errno.
+ */
+int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
+		      const struct pd_build_id *ids, size_t nr_ids);
+/* The build-ids of kernel modules among @ids to @s (sym_session_set_module_build_id). */
+int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
 /*
  * Name the kernel frames of @b and push it to @q once it holds @min_words, in order after any
  * pending batch; waits for the symbols only when too many batches are pending (or @min_words

@@ -41,7 +41,32 @@ bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_
 	m->len = v[1];
 	m->pgoff = v[2];
 	m->filename = body + name_at;
+	m->build_id = NULL;
+	m->build_id_len = 0;
+	/* MMAP2: u8 build_id_size, u8, u16 reserved, 20 id bytes where maj/min/ino were */
+	if (rec->rec_type == PERF_RECORD_MMAP2 && (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    (uint8_t)body[32] && (uint8_t)body[32] <= 20) {
+		m->build_id = (const uint8_t *)body + 36;
+		m->build_id_len = (uint8_t)body[32];
+	}
 	return true;
+}
+
+/* A BUILD_ID entry of a kernel module: the kernel's, not "[kernel.kallsyms]" nor the vdso. */
+static bool is_module_build_id(const struct pd_build_id *b)
+{
+	return b->pid == -1 && b->kernel && b->filename && strncmp(b->filename, "[kernel.", 8) &&
+	       strncmp(b->filename, "[guest.kernel.", 14) && strcmp(b->filename, "[vdso]");
+}
+
+int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (is_module_build_id(&ids[i]) &&
+		    sym_session_set_module_build_id(s, ids[i].filename, ids[i].id, ids[i].size) ==
+		    -ENOMEM)
+			return -ENOMEM;
+	return 0;
 }
 
 static void *load(void *arg)
@@ -49,7 +74,8 @@ static void *load(void *arg)
 	struct kernel_side *k = arg;
 
 	struct sym_session *sym = sym_session_new(&k->opts);
-	int ret = sym ? 0 : errno ? -errno : -ENOMEM;
+	int ret = sym ? kernel_module_build_ids(sym, k->ids, k->nr_ids) :
+		  errno ? -errno : -ENOMEM;
 
 	pthread_mutex_lock(&k->lock);
 	k->sym = sym;
@@ -59,10 +85,13 @@ static void *load(void *arg)
 	return NULL;
 }
 
-int kernel_side_start(struct kernel_side *k, const struct sym_opts *o)
+int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
+		      const struct pd_build_id *ids, size_t nr_ids)
 {
 	memset(k, 0, sizeof(*k));
 	k->opts = *o;
+	k->ids = ids;
+	k->nr_ids = nr_ids;
 	k->cache = zalloc_table(KFRAME_SLOTS, sizeof(*k->cache));
 	if (!k->cache || pthread_mutex_init(&k->lock, NULL)) {
 		free(k->cache);
@@ -160,9 +189,18 @@ static int kernel_map(void *arg, const struct pipe_record *rec, const char *body
 {
 	struct kernel_side *k = arg;
 	struct pipe_map m;
+	char name[256];
 
 	if (!pipe_exec_map(rec, body, &m) || m.pid != -1)
 		return 0;
+	/*
+	 * A module's build-id in its MMAP2 (perf record --buildid-mmap), as perf takes it: given
+	 * under the module's short name, which an MMAP does not make the name shown.
+	 */
+	if (m.build_id_len && strncmp(m.filename, "[kernel.", 8) &&
+	    kmod_short_name(m.filename, name, sizeof(name)) &&
+	    sym_session_set_module_build_id(k->sym, name, m.build_id, m.build_id_len) == -ENOMEM)
+		return -ENOMEM;
 	if (sym_session_add_map(k->sym, -1, m.start, m.len, m.pgoff, m.filename) == -ENOMEM)
 		return -ENOMEM;
 	explicit_bzero(k->cache, KFRAME_SLOTS * sizeof(*k->cache));

@@ -390,7 +390,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	    (in->cmdline && !(l->p->cmdline = strdup(in->cmdline))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	/* The kernel symbols load in a thread of their own while this one starts reading. */
-	ret = kernel_side_start(&l->kernel, &res->sym_opts);
+	ret = kernel_side_start(&l->kernel, &res->sym_opts, in->build_ids, in->nr_build_ids);
 	if (!ret)
 		ret = resolver_open_session(res);
 	if (!ret)
@@ -435,6 +435,10 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 		for (size_t i = 0; i < l->res.sym_opts.kernel_build_id_len && i < 20; i++)
 			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
 				 l->res.sym_opts.kernel_build_id[i]);
+	l->p->nr_stale_modules = st.modules_stale;
+	if (st.first_stale_module &&
+	    !(l->p->first_stale_module = strdup(st.first_stale_module)))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	sym_session_stats(l->res.sym, &st);
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
@@ -555,6 +559,7 @@ void profile_free(struct profile *p)
 	free(p->cmdline);
 	free(p->kernel_source);
 	free(p->first_stale);
+	free(p->first_stale_module);
 	for (size_t i = 0; i < p->nr_build_ids; i++)
 		free(p->build_ids[i].filename);
 	free(p->build_ids);

@@ -80,6 +80,13 @@ struct profile {
 	 * kernel, nothing in perf's build-id cache): kernel frames unresolved, as in perf. "".
 	 */
 	char			kernel_build_id_missing[41];
+	/*
+	 * Kernel modules with a recorded build-id that the module loaded now (named in this
+	 * machine's kallsyms) does not have, and found nowhere else: frames unresolved. The
+	 * first one's "[name]".
+	 */
+	uint64_t		nr_stale_modules;
+	char			*first_stale_module;
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 	/*
 	 * Unwound samples of processes with no recorded non-executable map: perf's unwinder finds

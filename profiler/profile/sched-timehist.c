@@ -392,6 +392,8 @@ static int sym_setup(struct th *h, const char *path, const struct sched_opts *o,
 			       "no kernel symbols in it (empty, or not a kallsyms text)" :
 			       strerror(e));
 	}
+	if (kernel_module_build_ids(h->sym, in->build_ids, in->nr_build_ids))
+		return -ENOMEM;
 	for (size_t i = 0; i < in->nr_build_ids; i++) {
 		const struct pd_build_id *b = &in->build_ids[i];
 

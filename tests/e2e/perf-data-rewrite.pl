@@ -18,6 +18,10 @@
 #         (0xff bytes, no record boundary in them), as perf record -e intel_pt// writes them.
 #         With NO_AUXTRACE_INFO=1 in the environment, without the AUXTRACE_INFO (perf 6.1 then
 #         skips the trace; with a made-up one it fails to set up the Intel PT decoder).
+#   utext  a kernel address in user call chains: in every 5th sample with a user chain of
+#         two entries or more, the second becomes $ENV{ADDR} (hex; t4000 gives _text), as a
+#         frame-pointer walk of a user stack can read one. perf looks it up in the process's
+#         maps, as every user frame: [unknown] ([unknown]).
 #   nodata  a --call-graph dwarf file as recorders wrote it before issue 11: the MMAP2
 #         records of non-executable file mappings are dropped (any sample layout), so perf
 #         finds no map holding .eh_frame for any process.
@@ -29,8 +33,8 @@ use warnings;
 no warnings 'portable';	# 64-bit addresses
 
 my ($mode, $in, $out) = @ARGV;
-die "usage: $0 skid|lbr|aux|nodata IN OUT\n"
-	unless $mode && $mode =~ /^(skid|lbr|aux|nodata)$/ && $out;
+die "usage: $0 skid|lbr|aux|nodata|utext IN OUT\n"
+	unless $mode && $mode =~ /^(skid|lbr|aux|nodata|utext)$/ && $out;
 open my $f, '<:raw', $in or die "$in: $!\n";
 my $d = do { local $/; <$f> };
 close $f;
@@ -85,6 +89,12 @@ while ($at < $end) {
 	$user++ while $user < @ips && $ips[$user] != $CONTEXT_USER;
 	my @u = grep { $_ < $CONTEXT_MAX } @ips[$user + 1 .. $#ips];
 	$n++;
+	if ($mode eq 'utext') {
+		substr($rec, 16 + 8 * ($words + $user + 2), 8) = pack 'Q<', hex $ENV{ADDR}
+			if $n % 5 == 0 && @ips - $user > 2;
+		$data .= $rec;
+		next;
+	}
 	if ($mode eq 'skid') {
 		if (($misc & 7) == 2 && @u) {	# PERF_RECORD_MISC_USER
 			$ip = $u[0] + 1 if $n % 2 == 0;

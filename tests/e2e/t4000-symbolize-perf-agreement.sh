@@ -50,6 +50,18 @@ test_expect_success PERF,PERF_EVENTS,KALLSYMS 'a repeated address is a cache hit
 	[ "$hits" -gt "$lookups" ]
 '
 
+# A user call chain can hold a kernel address (a frame-pointer walk reads any word of a user
+# stack; seen once system-wide: exactly _text, where this 6.18 kernel has srso_alias_untrain_ret,
+# _stext, _text and __pi__text). perf looks it up in the process's maps: "[unknown] ([unknown])";
+# in the kernel it would be __pi__text (its choose_best_symbol, and symbolize's). The comparison
+# must look it up where perf did.
+test_expect_success PERF,PERF_EVENTS,KALLSYMS 'a kernel address in a user chain is looked up as perf does' '
+	text=$(awk "\$3 == \"_text\" { print \$1; exit }" /proc/kallsyms) &&
+	ADDR=$text perl "$KPROF_SRC/tests/e2e/perf-data-rewrite.pl" utext per-cmd.data utext.data &&
+	compare_with_perf utext.data &&
+	grep -q "^u [0-9]* 0x$text$" cmds.txt
+'
+
 test_expect_success PERF,PERF_EVENTS,KALLSYMS 'every frame has perf 6.1 names (-a: forks, execs)' '
 	perf record -q -a -g -e cpu-clock -F 1000 -o all.data -- \
 		sh -c "\"$SYMFIX/symfix\" 200; ls / >/dev/null" 2>err &&

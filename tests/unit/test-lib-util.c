@@ -141,6 +141,25 @@ int main(void)
 		close(fd);
 	}
 
+	/* kmod_short_name: perf's kmod_path__parse_name */
+	{
+		char name[16] = "untouched";
+
+		ok(kmod_short_name("/lib/modules/6.1/kernel/fs/ext4/ext4.ko.xz", name, sizeof(name)),
+		   "a compressed .ko is a module");
+		is_str(name, "[ext4]", "... [ext4]");
+		ok(kmod_short_name("/x/nf-conntrack.ko", name, sizeof(name)) &&
+		   !strcmp(name, "[nf_conntrack]"), "'-' becomes '_'");
+		ok(kmod_short_name("[kvm_intel]", name, sizeof(name)) &&
+		   !strcmp(name, "[kvm_intel]"), "[name] stays");
+		ok(kmod_short_name("/x/a_very_long_module_name.ko", name, sizeof(name)) &&
+		   !strcmp(name, "[a_very_long_m]"), "cut to the buffer, brackets kept");
+		strcpy(name, "untouched");
+		ok(!kmod_short_name("/usr/lib/libc.so.6", name, sizeof(name)) &&
+		   !strcmp(name, "untouched"), "another file is no module, the buffer untouched");
+		ok(!kmod_short_name("/x/.ko", name, sizeof(name)), "a bare suffix is no module");
+	}
+
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/f", dir);
 	unlink(path);
