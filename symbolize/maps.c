@@ -145,7 +145,7 @@ int proc_copy_maps(struct sym_proc *dst, const struct sym_proc *src)
 	dst->nr = src->nr;
 	dst->last = 0;
 	dst->gen++;
-	return 0;
+	return perf_view_copy(dst, src);
 }
 
 const struct sym_map *proc_map_find(struct sym_proc *p, uint64_t addr)
@@ -168,6 +168,7 @@ void procs_release(struct proc_table *t)
 
 		if (p) {
 			unwind_proc_free(p->unwind);
+			perf_view_free(p->perf);
 			free(p->maps);
 			free(p);
 		}

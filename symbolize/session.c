@@ -236,6 +236,8 @@ int sym_session_fork(struct sym_session *s, pid_t parent, pid_t child)
 	if (!pp) {
 		cp->nr = 0;
 		cp->gen++;
+		if (cp->perf)
+			cp->perf->nr = 0;
 		return 0;
 	}
 	return proc_copy_maps(cp, pp);
@@ -585,7 +587,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 		p = procs_find(&s->procs, pid);
 		m = p ? proc_map_find(p, addr) : NULL;
 		if (!m)
-			return -ENOENT;
+			return perf_view_name(p, addr, out);
 		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
 		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
 		out->dso_addr = off;

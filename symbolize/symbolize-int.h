@@ -216,6 +216,11 @@ struct sym_proc {
 	size_t		last;		/* index of the last hit, tried first */
 	uint32_t	gen;		/* changes with every mapping change (unwind.c's Dwfl) */
 	struct unwind_proc *unwind;	/* unwind.c's libdwfl state, or NULL; owned */
+	/*
+	 * unwind-perf.c: every mapping as perf's map list holds it (data and anonymous ones, and
+	 * those left from before an exec), .file NULL; NULL until the first is given. Owned.
+	 */
+	struct sym_proc	*perf;
 };
 struct proc_table {
 	struct ptr_table index;		/* of struct sym_proc, by pid */
@@ -339,6 +344,41 @@ struct sym_unwind;
 struct unwind_proc;
 void unwind_release(struct sym_unwind *u);	/* NULL-safe */
 void unwind_proc_free(struct unwind_proc *p);	/* NULL-safe (procs_release) */
+
+/* ---- unwind-perf.c --------------------------------------------------------------------------- */
+/* What perf 6.1's libunwind does when it steps from a frame (see unwind-perf.c). */
+enum perf_step {
+	PERF_STEP_CFI,		/* it finds the frame's CFI: the step is libdwfl's too */
+	PERF_STEP_END,		/* it finds none and its fallback ends the chain here */
+	PERF_STEP_GUESS_END,	/* it finds none, guesses one caller from %rbp, and ends */
+	PERF_STEP_GUESS,	/* the same, and it goes on from there: not restated */
+};
+/* One frame as unwind.c sees it, for perf_step(). */
+struct perf_frame {
+	struct sym_proc	*proc;		/* the process (its ->perf view) */
+	const char	*dso;		/* interned name of the file mapped at the pc */
+	uint64_t	pc;		/* the address looked up (a caller's: return address - 1) */
+	uint64_t	bias;		/* where libdwfl loaded the file */
+	uint64_t	first_load;	/* the file's first PT_LOAD p_vaddr, page aligned */
+	bool		has_hdr;	/* the file has an .eh_frame_hdr section, at: */
+	uint64_t	hdr_vaddr;
+	/* whether the file's .eh_frame has an FDE for the file address @vaddr */
+	bool		(*fde_at)(void *arg, uint64_t vaddr);
+	void		*arg;
+	bool		rbp_known;
+	uint64_t	rbp, sp;	/* the frame's %rbp and %rsp */
+	uint64_t	stack_sp;	/* the sample's stack copy: its address, bytes, length */
+	const unsigned char *stack;
+	size_t		stack_len;
+};
+/* What perf does after frame @f; the guessed caller (GUESS, GUESS_END) in *@guess. */
+enum perf_step perf_step(const struct perf_frame *f, uint64_t *guess);
+/* A word of memory as perf's libunwind reads it: false where that fails (nothing mapped). */
+bool perf_read_word(const struct perf_frame *f, uint64_t addr, uint64_t *val);
+void perf_view_free(struct sym_proc *p);	/* NULL-safe */
+/* sym_session_resolve() of a user address in no executable map: -ENOENT, named by @p's view */
+int perf_view_name(struct sym_proc *p, uint64_t addr, struct sym_result *out);
+int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src);
 
 /* ---- unwind-inline.c ------------------------------------------------------------------------- */
 struct sym_inlines;

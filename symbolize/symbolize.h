@@ -180,6 +180,26 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 #define SYM_UNWIND_NREGS	17
 int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM_UNWIND_NREGS],
 		       const void *stack, size_t stack_len, uint64_t *ips, size_t max);
+/*
+ * Every mapping of the recording as perf's map list holds it, for the unwinder to end chains
+ * where perf 6.1 (libunwind) ends them: give each MMAP/MMAP2 of a process here too, data and
+ * anonymous ones included (sym_session_fork copies them; nothing is dropped at an exec, as in
+ * perf). perf looks a frame's CFI up in the .eh_frame_hdr of its file placed at the lowest
+ * address any map of that file starts at; when that is not where the file is loaded (a map
+ * left from before an exec, or no read-only map recorded), or the file has no FDE for the
+ * pc, it finds none and its fallback ends the chain (%rbp 0 or no frame pointer) or guesses
+ * a caller from %rbp. The unwinder then ends the chain after that frame, as perf does, and
+ * in the guessing case says so through sym_session_unwind_guessed(). Without any map given
+ * for a process, perf is taken to find what libdwfl finds. 0, -EINVAL or -ENOMEM.
+ */
+int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
+			     uint64_t pgoff, const char *filename);
+/*
+ * Whether the last sym_session_unwind() ended where perf 6.1 finds no CFI and goes on with
+ * frames guessed from %rbp (libunwind's frame-chain fallback, not restated): its chain is then
+ * shorter than perf's.
+ */
+bool sym_session_unwind_guessed(struct sym_session *s);
 
 /*
  * The frames perf 6.1 shows instead of a DWARF-unwound user address (and only for those: frame

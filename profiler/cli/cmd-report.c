@@ -223,11 +223,10 @@ static void warn_unwind(const char *input, const struct profile *p)
 			pr_warn("%s: %llu samples with a user stack copy %s: their user frames "
 				"are missing", input, (unsigned long long)p->nr_not_unwound[i],
 				why[i]);
-	if (p->nr_unwound_no_data_maps)
-		pr_warn("%s: %llu samples unwound in processes recorded without their read-only "
-			"maps (.eh_frame): perf 6.1 ends their call chains after the first frame, "
-			"kprof unwinds them from the files", input,
-			(unsigned long long)p->nr_unwound_no_data_maps);
+	if (p->nr_unwind_guessed)
+		pr_warn("%s: %llu samples unwound to a frame where perf 6.1 finds no CFI and guesses "
+			"callers from %%rbp (libunwind's frame-chain fallback): kprof ends their call "
+			"chains there", input, (unsigned long long)p->nr_unwind_guessed);
 }
 
 void warn_stale_files(const char *input, const struct profile *p)

@@ -179,6 +179,13 @@ void read_ids_release(struct read_ids *t);
  */
 uint64_t read_ids_period(struct read_ids *t, uint64_t id, uint64_t value, uint32_t *attr);
 
+/*
+ * The entries of a recorded chain that hold its first RESOLVE_MAX_STACK frames (markers are no
+ * frames): perf's --max-stack (thread__resolve_callchain_sample: "nr_entries < max_stack").
+ * An LBR call stack is not cut (resolve_lbr_callchain_sample: the kernel part up to the user
+ * marker within the first max_stack entries, then every branch).
+ */
+uint64_t chain_cut(const void *chain, uint64_t nr);
 /* True when perf resolves this event's chains from the LBR call stack. */
 bool sample_has_lbr_stack(const struct perf_event_attr *a);
 /*
@@ -308,6 +315,8 @@ struct pipe_map {
  * marks data mappings (perf record -d) in misc.
  */
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
+/* Any MMAP or MMAP2 record's mapping (data and anonymous ones too); false for other records. */
+bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
 
 /* ---- the kernel side (pipeline-kernel.c) -------------------------------------------------- */
 
@@ -430,15 +439,23 @@ struct resolver {
 	struct frame_cache		frames_seen;
 	struct nframe_table		names;		/* the user frames */
 	uint32_t			gen, kgen;	/* of the stack being resolved */
-	/* the stack being added; DWARF-unwound ones may hold one more (inlined frames) */
-	uint32_t			ids[RESOLVE_MAX_STACK + 2];
+	/*
+	 * The stack being added (resolver_ids_reserve): as deep as its chain (LBR call stacks are
+	 * not capped, pipeline-sample.c), plus the ip, plus a DWARF stack's inlined frames.
+	 */
+	uint32_t			*ids;
+	size_t				ids_alloc;
 	uint64_t			nr_self_elsewhere;	/* see stack_ids() */
 	bool				detached;	/* of the stack being added */
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
+	uint64_t			unwind_guessed;	/* of those, perf guesses on */
+	bool				perf_maps;	/* every map to sym_session_add_perf_map */
 	char				err[256];	/* why it failed */
 };
 
+/* Room for @n ids in r->ids. 0 or -ENOMEM. */
+int resolver_ids_reserve(struct resolver *r, size_t n);
 /* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
 int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
 /*
@@ -459,6 +476,9 @@ int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe
 
 /* Whether the recording's ARCH (NULL: not recorded) is one the unwinder knows here. */
 bool unwind_arch_ok(const char *arch);
+/* The sample fields of a --call-graph dwarf recording. */
+#define UNWIND_SAMPLE_BITS	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
+
 /* Whether @s is to be DWARF-unwound, as perf decides it. */
 enum unwind_want unwind_wanted(const struct perf_event_attr *attr, const struct pd_sample *s,
 			       bool arch_ok);
@@ -470,23 +490,6 @@ int unwind_put(struct pipe_batch *b, const struct pipe_stack *st, const void *ch
 	       const struct perf_event_attr *attr, const struct pd_sample *s);
 /* Words of a PIPE_UNWIND message after its header at @after. */
 size_t unwind_msg_words(const struct pipe_stack *st, const uint64_t *after);
-/* ---- processes with recorded data maps (pipeline-datamaps.c) ------------------------------- */
-
-/* A set of pids; zero-initialise, pid_set_release() frees it. */
-struct pid_set {
-	uint32_t	*keys;		/* pid + 1; 0: empty */
-	size_t		mask, nr;
-};
-bool pid_set_has(const struct pid_set *s, int32_t pid);
-int pid_set_add(struct pid_set *s, int32_t pid);	/* 0 or -ENOMEM */
-void pid_set_release(struct pid_set *s);
-/*
- * Note one MMAP, MMAP2 or FORK record (others: nothing): a non-executable mapping puts its
- * process in @s, a fork of a process in @s its child. 0 or -ENOMEM.
- */
-int datamaps_note(struct pid_set *s, uint32_t type, uint16_t misc, const void *body,
-		  size_t len);
-
 /* Unwind one PIPE_UNWIND message and add its stack. 0 or -errno. */
 int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint64_t *after);
 

@@ -24,8 +24,6 @@
 
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
 {
-	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
-	uint64_t v[3];
 	uint32_t prot;
 
 	if (rec->rec_type == PERF_RECORD_MMAP2) {
@@ -35,6 +33,16 @@ bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_
 	} else if (rec->rec_type != PERF_RECORD_MMAP || (rec->misc & PERF_RECORD_MISC_MMAP_DATA)) {
 		return false;
 	}
+	return pipe_any_map(rec, body, m);
+}
+
+bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
+{
+	size_t name_at = rec->rec_type == PERF_RECORD_MMAP2 ? 64 : 32;
+	uint64_t v[3];
+
+	if (rec->rec_type != PERF_RECORD_MMAP && rec->rec_type != PERF_RECORD_MMAP2)
+		return false;
 	memcpy(&m->pid, body, 4);
 	memcpy(v, body + 8, sizeof(v));
 	m->start = v[0];
@@ -164,7 +172,7 @@ static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 	size_t n = 0;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < st->nr && n < RESOLVE_MAX_STACK && !ret; i++) {
+	for (uint32_t i = 0; i < st->nr && !ret; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX) {
 			cpumode = pipe_context_cpumode(chain[i]);
 			if (!cpumode) {

@@ -6,7 +6,8 @@
  *
  * A call chain is resolved frame by frame the way perf's thread__resolve_callchain_sample does:
  * context markers switch between kernel and user space, addresses are looked up as given, an
- * unknown marker discards the chain, at most RESOLVE_MAX_STACK frames are kept.
+ * unknown marker discards the chain. The reading side has cut it at RESOLVE_MAX_STACK frames
+ * already (chain_cut(); an LBR call stack is not cut, as perf does not cut it).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -123,18 +124,21 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	size_t n = 0;
 	int ret = 0;
 
+	/* the reading side cut the chain at perf's --max-stack (LBR stacks: not) */
+	if (resolver_ids_reserve(r, (size_t)st->nr + 2))
+		return -ENOMEM;
 	/*
 	 * The cache lookups of a stack are independent of each other: start loading their
 	 * slots together, most are far apart in memory.
 	 */
-	for (uint32_t i = 0; i < st->nr && i < RESOLVE_MAX_STACK; i++) {
+	for (uint32_t i = 0; i < st->nr; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			cpumode = pipe_context_cpumode(chain[i]);
 		else
 			__builtin_prefetch(frame_slot(r, st->pid, chain[i], cpumode));
 	}
 	cpumode = PERF_RECORD_MISC_USER;
-	for (uint32_t i = 0; i < st->nr && n < RESOLVE_MAX_STACK && !ret; i++) {
+	for (uint32_t i = 0; i < st->nr && !ret; i++) {
 		uint64_t ip = chain[i];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
@@ -259,11 +263,16 @@ int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const ui
 	return resolver_add_ids(r, cg, st, (size_t)n);
 }
 
-/* A process's executable mapping; the kernel's (pid -1) are the kernel side's. */
+/*
+ * A process's executable mapping; the kernel's (pid -1) are the kernel side's. In a DWARF
+ * recording every mapping goes to the unwinder too, as perf's map list has it.
+ */
 static void add_map(struct resolver *r, const struct pipe_record *rec, const char *body)
 {
 	struct pipe_map m;
 
+	if (r->perf_maps && pipe_any_map(rec, body, &m) && m.pid != -1)
+		sym_session_add_perf_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 	if (pipe_exec_map(rec, body, &m) && m.pid != -1)
 		sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 }
@@ -366,6 +375,19 @@ int resolver_start(void *arg)
 	return 0;
 }
 
+int resolver_ids_reserve(struct resolver *r, size_t n)
+{
+	uint32_t *v;
+
+	if (n <= r->ids_alloc)
+		return 0;
+	v = grow_array(r->ids, &r->ids_alloc, n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->ids = v;
+	return 0;
+}
+
 void resolver_release(struct resolver *r)
 {
 	for (size_t i = 0; r->cgs && i < r->nr_attrs; i++)
@@ -375,5 +397,6 @@ void resolver_release(struct resolver *r)
 	frame_cache_release(&r->frames_seen);
 	nframe_table_release(&r->names);
 	sym_session_free(r->sym);
+	free(r->ids);
 	memset(r, 0, sizeof(*r));
 }

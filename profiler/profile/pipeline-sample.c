@@ -12,7 +12,9 @@
  *    order, no --stitch-lbr): the chain up to and including its PERF_CONTEXT_USER marker, then
  *    the first branch's target and every branch's source, in place of the user chain the
  *    kernel recorded. A chain without a PERF_CONTEXT_USER marker in its first 127 entries is
- *    used as it is.
+ *    used as it is. perf caps neither the kernel part nor the branches at --max-stack (127):
+ *    an LBR chain keeps every entry (a real LBR holds at most 32, a kernel chain up to 127),
+ *    while a recorded chain keeps its first 127 frames (chain_cut()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -72,6 +74,16 @@ uint64_t read_ids_period(struct read_ids *t, uint64_t id, uint64_t value, uint32
 	}
 	*attr = UINT32_MAX;
 	return 0;
+}
+
+uint64_t chain_cut(const void *chain, uint64_t nr)
+{
+	uint64_t frames = 0;
+
+	for (uint64_t i = 0; i < nr; i++)
+		if (pd_u64_at(chain, i) < (uint64_t)PERF_CONTEXT_MAX && ++frames == RESOLVE_MAX_STACK)
+			return i + 1;
+	return nr;
 }
 
 bool sample_has_lbr_stack(const struct perf_event_attr *a)

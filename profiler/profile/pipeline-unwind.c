@@ -107,10 +107,10 @@ static int add_frames(struct resolver *r, struct callgraph *cg, const struct pip
 
 	if (nr < 0)
 		return nr;
+	if (resolver_ids_reserve(r, *n + (size_t)(nr ? nr : 1)))
+		return -ENOMEM;
 	if (!nr) {
 		if (skip_first)
-			return 0;
-		if (*n > RESOLVE_MAX_STACK)
 			return 0;
 		return resolver_frame_id(r, cg, st->event, st->pid, addr, &r->ids[(*n)++]);
 	}
@@ -121,7 +121,7 @@ static int add_frames(struct resolver *r, struct callgraph *cg, const struct pip
 	 */
 	if (skip_first && in[0].inlined)
 		r->detached = true;
-	for (int i = skip_first && !in[0].inlined; i < nr && *n <= RESOLVE_MAX_STACK; i++) {
+	for (int i = skip_first && !in[0].inlined; i < nr; i++) {
 		struct cg_frame f = {
 			.sym = in[i].sym, .dso = res.dso, .sym_start = res.sym_id,
 			.flags = in[i].inlined ? CG_FRAME_INLINED : 0,
@@ -156,6 +156,8 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 	r->unwound_samples += st->samples;
 	if (nu <= 1)
 		r->unwind_short += st->samples;
+	if (sym_session_unwind_guessed(r->sym))
+		r->unwind_guessed += st->samples;
 	n = (size_t)nk;
 	for (int i = 0; i < nu && !ret; i++) {
 		/* a user-mode sample's leaf is its ip, which the chain's frames began with */

@@ -44,7 +44,6 @@ struct loader {
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
-	struct pid_set			data_maps;	/* pipeline-datamaps.c */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -272,6 +271,9 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	if (nr > UINT32_MAX)
 		return err_set(err, errlen, -EINVAL, "corrupt sample at offset %llu (size %u)",
 			       (unsigned long long)rec->offset, rec->hdr.size);
+	/* perf's --max-stack, except for an LBR call stack (pipeline-sample.c) */
+	if (chain == s.callchain && nr > RESOLVE_MAX_STACK)
+		nr = chain_cut(chain, nr);
 	k = (struct agg_key){
 		.event = (uint32_t)ev->idx, .pid = s.pid, .tid = s.tid, .ip = s.ip,
 		.misc = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK,
@@ -279,8 +281,6 @@ static int add_sample(struct loader *l, const struct pd_record *rec, char *err,
 	};
 	want = unwind_wanted(&ev->attr, &s, l->unwind_arch_ok);
 	l->p->nr_not_unwound[want]++;
-	if (want == UNWIND_YES && !pid_set_has(&l->data_maps, s.pid))
-		l->p->nr_unwound_no_data_maps++;
 	if (want == UNWIND_NONE && !k.nr && (ev->attr.sample_type & dwarf) == dwarf &&
 	    (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		k.chain = no_user_chain;
@@ -310,10 +310,6 @@ static int process(struct loader *l, const struct pd_record *rec, char *err, siz
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
-		if (rec->hdr.type != PERF_RECORD_COMM &&
-		    datamaps_note(&l->data_maps, rec->hdr.type, rec->hdr.misc, rec->body,
-				  rec->body_len))
-			return err_set(err, errlen, -ENOMEM, "out of memory");
 		ret = send_record(l, rec, err, errlen);
 		break;
 	case PERF_RECORD_LOST:		/* u64 id, lost */
@@ -362,6 +358,11 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	l->unwind_arch_ok = unwind_arch_ok(in->arch);
 	res->o = l->o;
 	res->nr_attrs = nr;
+	/* a DWARF recording: every map to the unwinder too (symbolize.h sym_session_add_perf_map) */
+	for (size_t i = 0; i < nr; i++)
+		if ((pd_reader_attr(l->r, i)->attr.sample_type & UNWIND_SAMPLE_BITS) ==
+		    UNWIND_SAMPLE_BITS)
+			res->perf_maps = true;
 	res->build_ids = in->build_ids;
 	res->nr_build_ids = in->nr_build_ids;
 	res->sym_opts = (struct sym_opts){ .vmlinux = l->o->vmlinux, .kallsyms = l->o->kallsyms,
@@ -444,6 +445,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->nr_unwound = l->res.unwound_samples;
 	l->p->nr_unwind_short = l->res.unwind_short;
+	l->p->nr_unwind_guessed = l->res.unwind_guessed;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
@@ -511,7 +513,6 @@ static void loader_release(struct loader *l)
 	free(l->nr_samples);
 	free(l->kallsyms);
 	free(l->lbr_chain);
-	pid_set_release(&l->data_maps);
 	read_ids_release(&l->read_ids);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);

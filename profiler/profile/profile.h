@@ -89,10 +89,10 @@ struct profile {
 	char			*first_stale_module;
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 	/*
-	 * Unwound samples of processes with no recorded non-executable map: perf's unwinder finds
-	 * no .eh_frame for them and ends their chains after the first frame (pipeline-datamaps.c).
+	 * Unwound samples whose chain ends where perf 6.1 finds no CFI and goes on with callers
+	 * guessed from %rbp (symbolize.h sym_session_unwind_guessed): perf's chain is longer.
 	 */
-	uint64_t		nr_unwound_no_data_maps;
+	uint64_t		nr_unwind_guessed;
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */

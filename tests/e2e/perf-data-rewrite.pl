@@ -13,6 +13,8 @@
 #         ({from: caller's return address, to: callee}, newest first), the first "to" one byte
 #         past the chain's first entry. perf resolves such samples from the LBR. User
 #         samples without a caller are left out (an empty LBR stack is undefined in perf).
+#         With LBR_DEPTH=N in the environment the LBR holds at least N user frames (the
+#         outermost one repeated): deeper than perf's --max-stack, which LBR stacks ignore.
 #   aux   Intel PT's records without the hardware: an AUXTRACE_INFO (type 1, Intel PT) first,
 #         then after every 100th record an AUXTRACE record followed by its 4 KiB payload
 #         (0xff bytes, no record boundary in them), as perf record -e intel_pt// writes them.
@@ -108,6 +110,7 @@ while ($at < $end) {
 	# perf 6.1 reads entries[0] of an empty LBR stack (undefined): real ones are not empty
 	next if $user < @ips && @u < 2;
 	if ($user < @ips) {
+		push @u, ($u[-1]) x ($ENV{LBR_DEPTH} - @u) if $ENV{LBR_DEPTH} && @u < $ENV{LBR_DEPTH};
 		@ips = (@ips[0 .. $user], $u[0]);
 		for my $i (0 .. $#u - 1) {
 			push @branches, [$u[$i + 1], $i ? $u[$i] : $u[0] + 1];

@@ -6,7 +6,9 @@
 #     another one (perf: Self to the ip's function, the chain as recorded);
 #   - lbr.data: --call-graph lbr samples (PERF_SAMPLE_BRANCH_STACK, CALL_STACK) whose
 #     frame-pointer user chain is cut short and whose LBR holds the user stack (perf: the
-#     kernel chain, then the LBR's first target and every source).
+#     kernel chain, then the LBR's first target and every source);
+#   - lbrdeep.data: the same with 200 user frames in the LBR: perf's --max-stack (127) does
+#     not cut an LBR call stack, so neither does kprof.
 # Every LKP key within 0.01 of perf report, samples and period equal to perf script's,
 # folded stacks equal to `perf script | kprof collapse --perl-compat -`.
 . "$(dirname "$0")/lib.sh"
@@ -17,12 +19,13 @@ test_expect_success PERF,PERF_EVENTS 'record the fixture, rewrite it as skid and
 		>/dev/null 2>&1 &&
 	perl "$E2E/perf-data-rewrite.pl" skid base.data skid.data &&
 	perl "$E2E/perf-data-rewrite.pl" lbr base.data lbr.data &&
+	LBR_DEPTH=200 perl "$E2E/perf-data-rewrite.pl" lbr base.data lbrdeep.data &&
 	perf report -D -i lbr.data 2>/dev/null | grep -q "LBR call chain"
 '
 
 prereq_REWRITTEN() { [ -s "$TRASH/lbr.data" ] && [ -s "$TRASH/skid.data" ]; }
 
-for f in skid lbr; do
+for f in skid lbr lbrdeep; do
 	export f
 	test_expect_success REWRITTEN,KALLSYMS "$f: every lkp key equals perf report" '
 		compare_keys $f.data
@@ -48,6 +51,11 @@ test_expect_success REWRITTEN 'skid: no leaf frame is doubled, Self follows the 
 test_expect_success REWRITTEN 'lbr: the user stack comes from the LBR, not the cut chain' '
 	grep -q "^perf-profile.children.cpu-clock.main: " lbr.data.kprof &&
 	grep -q "^perf-profile.calltrace.cpu-clock.leaf_a.phase_a.run.main" lbr.data.kprof
+'
+
+test_expect_success REWRITTEN 'lbrdeep: chains deeper than 127 frames, as perf script prints them' '
+	awk -F";" "NF > 150" lbrdeep.data.folded-kprof | grep -q . &&
+	perf script -i lbrdeep.data 2>/dev/null | awk "BEGIN { RS = \"\" } NF > 300" | grep -q .
 '
 
 test_done

@@ -44,22 +44,19 @@ test_expect_success PERF,PERF_EVENTS 'kprof record -p of a running process: perf
 	grep -q "^$THREAD_KEY" kp.data.kprof
 '
 
-# A file recorded without the read-only maps (as kprof record wrote them before): perf finds no
-# .eh_frame and stops after the first frame, kprof unwinds from the files. Not silently: one line.
-WARN="samples unwound in processes recorded without their read-only maps (.eh_frame): perf 6.1 ends their call chains after the first frame"
-test_expect_success PERF,PERF_EVENTS 'no read-only maps recorded: perf stops, kprof says so once' '
-	"$KPROF" report -i pr.data >/dev/null 2>pr.err &&
-	! grep -q "read-only maps" pr.err &&
-	"$KPROF" report -i kp.data >/dev/null 2>kp.err &&
-	! grep -q "read-only maps" kp.err &&
+# A file recorded without the read-only maps (as kprof record wrote them before): perf finds
+# no .eh_frame and stops after the first frame -- it places .eh_frame_hdr at the lowest map of
+# the file, the executable one, where the table is not mapped -- and kprof stops there too
+# (symbolize/unwind-perf.c; it used to unwind from the files and say so in a warning).
+test_expect_success PERF,PERF_EVENTS 'no read-only maps recorded: perf stops, kprof too' '
 	perl "$E2E/perf-data-rewrite.pl" nodata pr.data nodata.data &&
-	perf report --children --header -U -g folded,0.5,callee --sort=dso,symbol \
-		-i nodata.data 2>/dev/null | perl "$E2E/lkp-parse-perf-profile.pl" >nodata.perf &&
-	! grep -q "^$THREAD_KEY" nodata.perf &&
-	"$KPROF" report -i nodata.data >nodata.kprof 2>nodata.err &&
-	grep -q "^$THREAD_KEY" nodata.kprof &&
-	test "$(grep -c "read-only maps" nodata.err)" = 1 &&
-	grep -q "^kprof: warning: nodata.data: [0-9]* $WARN" nodata.err
+	compare_lkp nodata.data 2>nodata.err &&
+	! grep -q "^$THREAD_KEY" nodata.data.perf &&
+	! grep -q "^$THREAD_KEY" nodata.data.kprof &&
+	! grep -q "unwound" nodata.err &&
+	perf script -i nodata.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >nd.pf &&
+	"$KPROF" collapse -i nodata.data 2>/dev/null | sort >nd.kf &&
+	diff nd.pf nd.kf
 '
 
 # The whole system's keys are not compared: other processes come and go during the recording

@@ -426,6 +426,74 @@ static void test_lbr_and_skid(void)
 	profile_free(p);
 }
 
+/*
+ * Depth: a recorded chain keeps its first 127 frames (perf's --max-stack), an LBR call stack
+ * every entry (perf caps neither its kernel part nor its branches): 200 branches, 202 frames.
+ */
+#define DEEP	200
+
+static void records_deep(struct buf *b)
+{
+	uint64_t w[8 + 3 * DEEP + 8], *chain;
+	size_t n = 0;
+
+	put_kernel_map(b);
+	/* ip, tid, time, period, chain: kernel leaf, USER, a user frame the LBR replaces */
+	memcpy(w, (uint64_t[]){ 100, LEAF + 0x10, (uint64_t)7 << 32 | 7, 10, 1, 4,
+			       (uint64_t)PERF_CONTEXT_KERNEL, LEAF + 0x10,
+			       (uint64_t)PERF_CONTEXT_USER, 0x1000 }, 10 * 8);
+	n = 10;
+	w[n++] = DEEP;
+	for (int i = 0; i < DEEP; i++) {
+		w[n++] = 0x10000 + 16 * (uint64_t)i;	/* from */
+		w[n++] = 0x20000 + 16 * (uint64_t)i;	/* to */
+		w[n++] = 0;
+	}
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, n);
+	/* a recorded chain of DEEP kernel frames, no branches (the LBR does not apply) */
+	chain = w + 5;
+	chain[0] = DEEP + 1;
+	chain[1] = (uint64_t)PERF_CONTEXT_KERNEL;
+	for (int i = 0; i < DEEP; i++)
+		chain[2 + i] = (i % 2 ? MID : LEAF) + 0x10;
+	w[2] = (uint64_t)8 << 32 | 8;
+	chain[2 + DEEP] = 0;	/* branch nr */
+	put_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, w, 5 + 2 + DEEP + 1);
+}
+
+/* The frames of each thread's stack, by its name (":TID", no COMM records; TIDs below 16). */
+static int depth_of(const struct cg_stack *st, void *arg)
+{
+	size_t *depth = arg;
+	int tid = st->task->comm[0] == ':' ? atoi(st->task->comm + 1) : -1;
+
+	if (tid >= 0 && tid < 16)
+		depth[tid] = st->nr;
+	return 0;
+}
+
+static void test_depth(void)
+{
+	struct file_opts fo = { sizeof(struct perf_event_attr), 1, true, records_deep,
+				SAMPLE_TYPE | PERF_SAMPLE_BRANCH_STACK, 0,
+				PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK };
+	struct profile_load_opts o = { .kallsyms = syms, .keep_addrs = true };
+	struct buf f = build(&fo);
+	size_t depth[16] = { 0 };
+	struct profile *p;
+	struct seen s;
+
+	buf_write(&f, data);
+	free(f.p);
+	p = load(&o, &s);
+	ok(p != NULL, "deep stacks load");
+	if (p && p->nr_events)
+		callgraph_for_each(p->events[0].cg, depth_of, depth);
+	is_int((int)depth[7], 2 + DEEP, "LBR: the kernel leaf, the first target and all 200 sources");
+	is_int((int)depth[8], 127, "a recorded chain: its first 127 frames");
+	profile_free(p);
+}
+
 static void test_errors(void)
 {
 	struct profile_load_opts o = { .kallsyms = syms };
@@ -456,6 +524,7 @@ int main(void)
 	test_no_chain();
 	test_group_read();
 	test_lbr_and_skid();
+	test_depth();
 	test_errors();
 	unlink(data);
 	unlink(syms);

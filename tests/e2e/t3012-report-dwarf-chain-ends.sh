@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Where perf 6.1 ends a DWARF call chain, and kprof with it (symbolize/unwind-perf.c).
+# Debian's perf unwinds with libunwind, which looks a frame's CFI up in the .eh_frame_hdr of its
+# file placed at the lowest address any map of that file has in perf's map list -- maps left
+# from before an exec included. The dwarf-threads fixture's --stale-exec maps libc low and
+# execs itself (what `kprof run` workers get from their parent by chance of ASLR): perf finds
+# no CFI for any libc frame and its fallback ends the thread's chains at start_thread (clone3
+# zeroes %rbp) and main's at __libc_start_call_main; kprof used to go on to clone3 and _start.
+# setarch -R keeps everything else where the exec puts it again, so only libc is misplaced.
+. "$(dirname "$0")/lib.sh"
+. "$KPROF_SRC/tests/e2e/lib-lkp.sh"
+
+FX=$FIXTURES/dwarf-threads-nofp
+
+# perf script's folded stacks (through stackcollapse's rules) and kprof's, sorted.
+folded_both() {
+	perf script -i "$1" 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >"$1.pf" &&
+	"$KPROF" collapse -i "$1" 2>"$1.err" | sort >"$1.kf" &&
+	test -s "$1.pf"
+}
+
+# compare_lkp without the dynamic loader's start-up: perf report counts the children of its
+# inlined frames (init_cpu_features, handle_intel, ...) in entries of its own, a difference of
+# its report that docs/symbolize.md lists; the folded stacks of those samples are compared.
+compare_lkp_no_ldso() {
+	local ld
+	ld=$(grep ';_dl_start;' "$1.kf" | cut -d' ' -f1 | tr ';' '\n' | grep -v '^_start$' | sort -u |
+		sed 's/[.[\]*^$]/\\&/g' | paste -sd'|')
+	compare_lkp "$1" >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	perl "$E2E/lkp-keys-compare.pl" <(grep -Ev "[.](${ld:-^$})([.:])" "$1.perf.cmp") \
+		<(grep -Ev "[.](${ld:-^$})([.:])" "$1.kprof") 0.01
+}
+
+test_expect_success PERF,PERF_EVENTS 'libc misplaced by a map from before the exec: chains end as perf ends them' '
+	setarch "$(uname -m)" -R perf record -q -B -N --call-graph dwarf -e cpu-clock \
+		-o se.data "$FX" --stale-exec 1 >/dev/null 2>&1 &&
+	folded_both se.data &&
+	diff se.data.pf se.data.kf &&
+	grep -q "^dwarf-threads-n;start_thread;thread_main;spin " se.data.kf &&
+	grep -q "^dwarf-threads-n;__libc_start_call_main;main;compute;spin " se.data.kf &&
+	! grep -q "clone3" se.data.kf &&
+	! test -s se.data.err &&
+	compare_lkp_no_ldso se.data &&
+	grep -q "^perf-profile.calltrace.cpu-clock.spin.thread_main.start_thread: " se.data.kprof
+'
+
+test_expect_success PERF,PERF_EVENTS 'the same program exec'\''d without the stale map: clone3 and _start' '
+	setarch "$(uname -m)" -R perf record -q -B -N --call-graph dwarf -e cpu-clock \
+		-o ok.data "$FX" 1 spin >/dev/null 2>&1 &&
+	folded_both ok.data &&
+	diff ok.data.pf ok.data.kf &&
+	grep -q "^dwarf-threads-n;clone3;start_thread;thread_main;spin " ok.data.kf &&
+	grep -q "^dwarf-threads-n;_start;__libc_start_main_impl;__libc_start_call_main;main;" ok.data.kf
+'
+
+# kprof's own recorder writes the same maps (an exec'd command of kprof record -- CMD).
+test_expect_success PERF,PERF_EVENTS 'kprof record -- CMD --stale-exec: equal to perf reading it' '
+	setarch "$(uname -m)" -R "$KPROF" -q record --call-graph dwarf -e cpu-clock \
+		-o kse.data -- "$FX" --stale-exec 1 >/dev/null 2>&1 &&
+	folded_both kse.data &&
+	diff kse.data.pf kse.data.kf &&
+	grep -q "^dwarf-threads-n;start_thread;thread_main;spin " kse.data.kf &&
+	compare_lkp_no_ldso kse.data
+'
+
+# A signal frame: libunwind looks a caller up less one byte unless the frame below it is a
+# signal frame (libdwfl: the signal frame's own pc is exact), so __restore_rt is the byte
+# before it, no symbol ("[libc.so.6]" folded), and the interrupted work() its exact pc.
+test_expect_success PERF,PERF_EVENTS 'a signal handler: the frames through the signal frame as perf' '
+	perf record -q -B -N --call-graph dwarf -e cpu-clock -o sig.data \
+		"$FIXTURES/dwarf-signal-nofp" 1 >/dev/null 2>&1 &&
+	folded_both sig.data &&
+	diff sig.data.pf sig.data.kf &&
+	grep -q ";main;work;\[libc.so.6\];handler;in_handler " sig.data.kf &&
+	compare_lkp_no_ldso sig.data
+'
+
+test_done
