@@ -30,6 +30,12 @@ struct callgraph {
 	struct cg_task		*tasks;		/* by task id; comm interned */
 	size_t			nr_tasks, alloc_tasks;
 	struct idtab		task_tab;
+	/*
+	 * The task of the last stack added (nr_tasks when none): the stacks of one thread come
+	 * in a row. Its comm is the interned copy, which a caller's text never is unless it is
+	 * that copy (callgraph_intern()), so a pointer match is a match of the text.
+	 */
+	uint32_t		last_task;
 
 	struct cg_stack_rec	*stacks;
 	size_t			nr_stacks, alloc_stacks;
@@ -121,6 +127,8 @@ static uint32_t frame_intern(struct callgraph *cg, const struct cg_frame *in, in
 				  &cg->alloc_frames, &f, sizeof(f));
 	if (id == IDTAB_NONE)
 		*err = -ENOMEM;
+	else
+		cg->last_task = id;
 	return id;
 }
 
@@ -203,11 +211,13 @@ static uint32_t task_id(struct callgraph *cg, const struct cg_task *in, int *err
 
 	if (in)
 		t = *in;
+	if (cg->last_task < cg->nr_tasks && task_eq(cg->last_task, &t, cg))
+		return cg->last_task;
 	/* As for frames: a match on the caller's pointer means the comm is interned already. */
 	h = task_hash(&t);
 	id = idtab_find(&cg->task_tab, h, task_eq, &t, cg);
 	if (id != IDTAB_NONE)
-		return id;
+		return cg->last_task = id;
 	if (t.comm && !(t.comm = strtab_intern(&cg->strs, t.comm))) {
 		*err = -ENOMEM;
 		return IDTAB_NONE;

@@ -27,9 +27,17 @@ static bool same_pid(const void *elem, const void *key)
 
 struct sym_proc *procs_find(struct proc_table *t, pid_t pid)
 {
+	struct sym_proc *p;
+
+	/* the frames of a stack, and the stacks of a batch, mostly ask for the same process */
+	if (t->last && t->last->pid == pid)
+		return t->last;
 	if (!t->index.slots)
 		return NULL;
-	return t->index.slots[ptr_table_slot(&t->index, hash_pid(pid), same_pid, &pid)];
+	p = t->index.slots[ptr_table_slot(&t->index, hash_pid(pid), same_pid, &pid)];
+	if (p)
+		t->last = p;
+	return p;
 }
 
 struct sym_proc *procs_get(struct proc_table *t, pid_t pid)
@@ -166,4 +174,5 @@ void procs_release(struct proc_table *t)
 		}
 	}
 	ptr_table_release(&t->index);
+	t->last = NULL;
 }

@@ -224,6 +224,8 @@ struct sym_proc {
 };
 struct proc_table {
 	struct ptr_table index;		/* of struct sym_proc, by pid */
+	/* the last process found: processes are never removed, so the pointer stays valid */
+	struct sym_proc	*last;
 };
 struct sym_proc *procs_find(struct proc_table *t, pid_t pid);
 /* Find or create. NULL with errno on ENOMEM. */

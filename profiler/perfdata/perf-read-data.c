@@ -192,13 +192,17 @@ static int next_raw(struct pd_reader *r, struct pd_record *rec, char *err, size_
 	int ret;
 
 again:
-	ret = reader_zstd_next(r, rec, err, errlen);
+	/* the calls only when needed: a record costs little more than them otherwise */
+	ret = r->zstd ? reader_zstd_next(r, rec, err, errlen) : 0;
 	if (ret)
 		return ret;
 	off = r->buf_off + r->buf_pos;
 	if (off >= r->data_end)
 		return reader_zstd_finish(r, err, errlen);
-	have = reader_avail(r, sizeof(rec->hdr), err, errlen, &ret);
+	if (r->buf_len - r->buf_pos >= sizeof(rec->hdr))
+		have = sizeof(rec->hdr);
+	else
+		have = reader_avail(r, sizeof(rec->hdr), err, errlen, &ret);
 	if (ret)
 		return ret;
 	if (!have && r->stream)
@@ -216,7 +220,7 @@ again:
 				   "record at offset %llu (type %u, size %u) runs past the end "
 				   "of the data section", (unsigned long long)off, rec->hdr.type,
 				   rec->hdr.size);
-	ret = reader_fill(r, rec->hdr.size, err, errlen);
+	ret = r->buf_len - r->buf_pos >= rec->hdr.size ? 0 : reader_fill(r, rec->hdr.size, err, errlen);
 	if (ret)
 		return r->stream ? err_set(err, errlen, ret,
 					   "record at offset %llu (type %u, size %u) is cut "

@@ -68,6 +68,9 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 /* The batch to the resolving side (through the kernel side) once it holds @min_words. */
 static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
 {
+	/* checked here too: it is asked after every record, and the batch is rarely full */
+	if (l->batch.nr < min_words)
+		return 0;
 	return kernel_side_push(&l->kernel, &l->queue, &l->batch, min_words, l->res.err, err,
 				errlen);
 }

@@ -208,8 +208,62 @@ static void test_ids(void)
 	callgraph_free(by_id);
 }
 
+struct task_sums {
+	uint64_t	by_comm[3];	/* samples of "a", "b", "c" */
+	int		pid_ok;
+};
+
+static int sum_by_comm(const struct cg_stack *st, void *arg)
+{
+	struct task_sums *t = arg;
+	const char *c = st->task->comm;
+
+	if (c && c[0] >= 'a' && c[0] <= 'c' && !c[1])
+		t->by_comm[c[0] - 'a'] += st->samples;
+	t->pid_ok += st->task->pid == (c && c[0] == 'b' ? 2 : 1);
+	return 0;
+}
+
+/*
+ * The task of the last stack is remembered: a caller's comm buffer reused with another text, the
+ * graph's own copy of a name, and tasks that alternate or differ by pid alone must each still
+ * be the right task.
+ */
+static void test_task_memo(void)
+{
+	struct callgraph *cg = callgraph_new();
+	struct cg_frame fr = { .sym = "f", .dso = "app" };
+	struct task_sums sums = { { 0 }, 0 };
+	char buf[8];
+	uint32_t id;
+	const char *a;
+
+	ok(!callgraph_frame_id(cg, &fr, &id), "a frame");
+	for (int i = 0; i < 300; i++) {
+		struct cg_task t = { .comm = buf, .pid = 1, .tid = -1 };
+
+		strcpy(buf, i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "c");
+		if (buf[0] == 'b')
+			t.pid = 2;
+		callgraph_add_ids(cg, &t, &id, 1, 1, 1);
+		callgraph_add_ids(cg, &t, &id, 1, 1, 1);	/* the same task in a row */
+	}
+	a = callgraph_intern(cg, "a");
+	callgraph_add_ids(cg, &(struct cg_task){ .comm = a, .pid = 1, .tid = -1 }, &id, 1, 1, 1);
+	/* the same name as the last task's, another pid */
+	callgraph_add_ids(cg, &(struct cg_task){ .comm = a, .pid = 3, .tid = -1 }, &id, 1, 1, 1);
+	callgraph_for_each(cg, sum_by_comm, &sums);
+	ok(sums.by_comm[0] == 202 && sums.by_comm[1] == 200 && sums.by_comm[2] == 200,
+	   "samples by comm: %llu %llu %llu", (unsigned long long)sums.by_comm[0],
+	   (unsigned long long)sums.by_comm[1], (unsigned long long)sums.by_comm[2]);
+	is_int(callgraph_nr_stacks(cg), 4, "one stack per task (a, b, c, a with pid 3)");
+	is_int(sums.pid_ok, 3, "pids kept apart");
+	callgraph_free(cg);
+}
+
 int main(void)
 {
+	test_task_memo();
 	test_ids();
 	test_merge_and_intern();
 	test_errors();

@@ -84,9 +84,35 @@ static void test_table_and_copy(void)
 	procs_release(&t);
 }
 
+/* procs_find remembers the last process found: a different pid must never get it. */
+static void test_find_memo(void)
+{
+	struct proc_table t = { 0 };
+	struct sym_proc *p[64];
+	int right = 0;
+
+	ok(!procs_find(&t, 7), "find in an empty table");
+	for (pid_t pid = 0; pid < 64; pid++)
+		p[pid] = procs_get(&t, pid * 3);
+	for (int i = 0; i < 2000; i++) {
+		pid_t pid = (pid_t)((i * 37) % 64);
+
+		right += procs_find(&t, pid * 3) == p[pid];
+		right += procs_find(&t, pid * 3) == p[pid];
+		right += !procs_find(&t, pid * 3 + 1);
+	}
+	is_int(right, 6000, "alternating and repeated finds, and misses, after a hit");
+	ok(procs_get(&t, 1000) && procs_find(&t, 1000) && procs_find(&t, 1000)->pid == 1000,
+	   "a process created after the memo is found");
+	ok(procs_find(&t, 0) == p[0], "... and the memo moves back");
+	procs_release(&t);
+	ok(!procs_find(&t, 0), "nothing after release");
+}
+
 int main(void)
 {
 	test_overlaps();
 	test_table_and_copy();
+	test_find_memo();
 	return done_testing();
 }
