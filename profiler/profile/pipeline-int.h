@@ -399,6 +399,7 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
 		      const struct pd_build_id *ids, size_t nr_ids);
 /* The build-ids of kernel modules among @ids to @s (sym_session_set_module_build_id). */
 int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
+int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
 /*
  * Name the kernel frames of @b and push it to @q once it holds @min_words, in order after any
  * pending batch; waits for the symbols only when too many batches are pending (or @min_words

@@ -77,6 +77,19 @@ int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids
 	return 0;
 }
 
+/* User files' and the vdso's recorded build-ids (modules': kernel_module_build_ids above). */
+int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct pd_build_id *b = &ids[i];
+
+		if (!b->kernel && (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
+		    sym_session_set_build_id(s, b->filename, b->id, b->size) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static void *load(void *arg)
 {
 	struct kernel_side *k = arg;

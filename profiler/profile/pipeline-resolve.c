@@ -355,13 +355,8 @@ int resolver_open_session(struct resolver *r)
 	if (!r->sym)
 		return -ENOMEM;
 	/* user files and the vdso; the kernel's build-id is the kernel side's */
-	for (size_t i = 0; i < r->nr_build_ids; i++) {
-		const struct pd_build_id *b = &r->build_ids[i];
-
-		if (!b->kernel && (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
-		    sym_session_set_build_id(r->sym, b->filename, b->id, b->size) == -ENOMEM)
-			return -ENOMEM;
-	}
+	if (user_build_ids(r->sym, r->build_ids, r->nr_build_ids))
+		return -ENOMEM;
 	/*
 	 * Files load in a thread of their own: announced by the reading side as soon as it reads
 	 * their MMAP, else queued when mapped here (else loaded on first use).

@@ -392,15 +392,9 @@ static int sym_setup(struct th *h, const char *path, const struct sched_opts *o,
 			       "no kernel symbols in it (empty, or not a kallsyms text)" :
 			       strerror(e));
 	}
-	if (kernel_module_build_ids(h->sym, in->build_ids, in->nr_build_ids))
+	if (kernel_module_build_ids(h->sym, in->build_ids, in->nr_build_ids) ||
+	    user_build_ids(h->sym, in->build_ids, in->nr_build_ids))
 		return -ENOMEM;
-	for (size_t i = 0; i < in->nr_build_ids; i++) {
-		const struct pd_build_id *b = &in->build_ids[i];
-
-		if (!b->kernel && (b->filename[0] == '/' || !strcmp(b->filename, "[vdso]")) &&
-		    sym_session_set_build_id(h->sym, b->filename, b->id, b->size) == -ENOMEM)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
