@@ -15,10 +15,32 @@ static mode_t process_umask(void)
 	return m;
 }
 
+/*
+ * An existing target that is not a regular file (/dev/null, /dev/stdout, a FIFO, a terminal) is
+ * written in place, as any program writes it: a rename would put a regular file where the
+ * device or the pipe was (as root, in /dev), and a chmod would change the device's mode.
+ */
+static int open_special(const char *path, char **tmp)
+{
+	struct stat st;
+	int fd;
+
+	*tmp = NULL;
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return -ENOENT;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EINVAL || errno == ENXIO))
+		fd = open(path, O_WRONLY | O_CLOEXEC);	/* a pipe's writing end, say */
+	return fd < 0 ? -errno : fd;
+}
+
 int atomic_tmp_create(const char *path, char **tmp)
 {
 	int fd, ret;
 
+	fd = open_special(path, tmp);
+	if (fd != -ENOENT)
+		return fd;
 	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0) {
 		*tmp = NULL;
 		return -ENOMEM;
@@ -61,10 +83,7 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg)
 		close(fd);
 		goto out;
 	}
-	/* mkstemp() creates 0600; results are meant to be read like any other file */
-	ret = fchmod(fd, 0644 & ~process_umask()) ? -errno : 0;
-	if (!ret)
-		ret = fn(fp, arg);
+	ret = fn(fp, arg);
 	/*
 	 * A writer that saw ferror() says -EIO; flushing again tells why (a full disk: ENOSPC),
 	 * which is what the user needs to read.
@@ -75,10 +94,10 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg)
 		ret = -EIO;
 	if (fclose(fp) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
+	if (!ret && tmp && rename(tmp, path))
 		ret = -errno;
 out:
-	if (ret)
+	if (ret && tmp)
 		unlink(tmp);
 	free(tmp);
 	return ret;

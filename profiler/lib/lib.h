@@ -72,6 +72,9 @@ int write_file_atomic(const char *path, write_file_fn fn, void *arg);
  * The temporary file itself, for writers that rename it themselves (perf-write.c): a new file
  * "<path>.tmp.XXXXXX" created with O_EXCL (so never through a symlink, never an existing file),
  * mode 0644 less the umask. Returns the fd (O_CLOEXEC) and *@tmp (malloc'd), or -errno.
+ * An existing @path that is not a regular file (/dev/null, a FIFO, a terminal) is opened
+ * itself, read-write when it can be, and *@tmp is NULL: nothing to rename or remove.
+ * write_file_atomic() does the same.
  */
 int atomic_tmp_create(const char *path, char **tmp);
 

@@ -121,7 +121,8 @@ int pd_writer_open(const char *path, const struct pd_write_event *evs, size_t nr
 	if (!w->fp) {
 		ret = -errno;
 		close(fd);
-		unlink(w->tmp_path);
+		if (w->tmp_path)
+			unlink(w->tmp_path);
 		free_writer(w);
 		return ret;
 	}
@@ -285,10 +286,11 @@ int pd_writer_close(struct pd_writer *w, const struct pd_write_meta *m)
 	if (fclose(w->fp) && !w->error)
 		w->error = -errno;
 	w->fp = NULL;
-	if (!w->error && rename(w->tmp_path, w->path))
+	/* no temporary when the target is a device or a pipe (atomic_tmp_create) */
+	if (!w->error && w->tmp_path && rename(w->tmp_path, w->path))
 		w->error = -errno;
 	ret = w->error;
-	if (ret)
+	if (ret && w->tmp_path)
 		unlink(w->tmp_path);
 	free_writer(w);
 	return ret;
@@ -300,6 +302,7 @@ void pd_writer_abort(struct pd_writer *w)
 		return;
 	if (w->fp)
 		fclose(w->fp);
-	unlink(w->tmp_path);
+	if (w->tmp_path)
+		unlink(w->tmp_path);
 	free_writer(w);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profiler/record/event-int.h"
@@ -261,6 +262,17 @@ static int setup_tracepoints(struct record_session *rs, const struct record_opts
 	return ret;
 }
 
+/*
+ * -o names a device or a pipe (/dev/null): written in place (atomic_tmp_create), and with no
+ * kallsyms snapshot next to it, which would be a file in /dev.
+ */
+static bool output_is_special(const struct record_session *rs)
+{
+	struct stat st;
+
+	return !stat(rs->output, &st) && !S_ISREG(st.st_mode);
+}
+
 /* Kernel map and kallsyms snapshot, then the tasks that already exist. */
 static void synthesize(struct record_session *rs, const struct record_opts *o)
 {
@@ -270,9 +282,13 @@ static void synthesize(struct record_session *rs, const struct record_opts *o)
 
 	if (rs->attrs[0].exclude_kernel)
 		goto tasks;	/* user space only: no kernel frames to resolve */
-	if (asprintf(&ksyms, "%s.kallsyms", rs->output) < 0)
+	if (output_is_special(rs))
+		ksyms = strdup("/proc/kallsyms");
+	else if (asprintf(&ksyms, "%s.kallsyms", rs->output) < 0)
+		ksyms = NULL;
+	if (!ksyms)
 		return;
-	ret = synth_kallsyms_snapshot(ksyms);
+	ret = strcmp(ksyms, "/proc/kallsyms") ? synth_kallsyms_snapshot(ksyms) : 0;
 	if (ret)
 		pr_warn("%s: cannot save the kallsyms snapshot: %s", ksyms, strerror(-ret));
 	else if ((ret = synth_kernel_mmap(rs->w, id_hdr, ksyms)))
@@ -420,7 +436,7 @@ static void unlink_kallsyms(const struct record_session *rs)
 {
 	char *ksyms;
 
-	if (asprintf(&ksyms, "%s.kallsyms", rs->output) >= 0) {
+	if (!output_is_special(rs) && asprintf(&ksyms, "%s.kallsyms", rs->output) >= 0) {
 		unlink(ksyms);
 		free(ksyms);
 	}

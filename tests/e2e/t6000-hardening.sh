@@ -251,4 +251,20 @@ test_expect_success PERF_EVENTS 'an explicit --kallsyms that is empty or not kal
 	"$KPROF" report -i k.data >/dev/null
 '
 
+# Output to a device or a pipe is written in place: kprof's temporary-and-rename would put a
+# regular file where the device was (as root: /dev/null itself). A null device of our own here.
+test_expect_success ROOT,PERF_EVENTS 'record, flamegraph and export -o to a device: it stays one' '
+	mknod null c 1 3 && chmod 666 null &&
+	"$KPROF" record -e cpu-clock -o null -- true 2>rec.err &&
+	test -c null && ! test -e null.kallsyms &&
+	"$KPROF" record -e cpu-clock -o r.data -- true 2>/dev/null &&
+	"$KPROF" flamegraph -i r.data -o null &&
+	"$KPROF" export -f speedscope -i r.data -o null &&
+	test -c null && test "$(stat -c %a null)" = 666 &&
+	! ls | grep -q "^null\.tmp" &&
+	mkfifo fifo && { cat fifo >fifo.out & } &&
+	"$KPROF" export -f speedscope -i r.data -o fifo && wait &&
+	test -p fifo && grep -q speedscope fifo.out
+'
+
 test_done

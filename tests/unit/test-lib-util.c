@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
@@ -114,6 +116,47 @@ int main(void)
 		free(tmp);
 		unlink(tmp_link);
 		unlink(victim);
+	}
+
+	/*
+	 * A target that is not a regular file is written in place: a FIFO gets the bytes and stays
+	 * a FIFO, a character device (a /dev/null of our own) keeps its type and mode, nothing is
+	 * left next to them; a directory is an error. Renaming over them put a regular file where
+	 * /dev/null was, on a machine where a test wrote its output there as root.
+	 */
+	{
+		char fifo[300], null[300], got[16] = "", *tmp = (char *)"x";
+		struct stat st;
+		int rfd;
+
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		ok(!mkfifo(fifo, 0600), "a FIFO");
+		rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+		is_int(write_file_atomic(fifo, write_hello, "piped\n"), 0, "atomic write to a FIFO");
+		ok(rfd >= 0 && read(rfd, got, sizeof(got) - 1) == 6 && !strcmp(got, "piped\n"),
+		   "... the reader gets the bytes: %s", got);
+		ok(!stat(fifo, &st) && S_ISFIFO(st.st_mode), "... and it is still a FIFO");
+		fd = atomic_tmp_create(fifo, &tmp);
+		ok(fd >= 0 && !tmp, "atomic_tmp_create: the FIFO itself, no temporary");
+		if (fd >= 0)
+			close(fd);
+		if (rfd >= 0)
+			close(rfd);
+		unlink(fifo);
+
+		snprintf(null, sizeof(null), "%s/null", dir);
+		if (mknod(null, S_IFCHR | 0666, makedev(1, 3)) || chmod(null, 0666)) {
+			skip(2, "mknod of a null device: %s (not root?)", strerror(errno));
+		} else {
+			is_int(write_file_atomic(null, write_hello, "gone\n"), 0,
+			       "atomic write to a null device");
+			memset(&st, 0, sizeof(st));
+			stat(null, &st);
+			ok(S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0666,
+			   "... still a character device, mode 0666 (%o)", st.st_mode & 07777);
+			unlink(null);
+		}
+		is_int(write_file_atomic(dir, write_hello, "x"), -EISDIR, "a directory: EISDIR");
 	}
 
 	/* read_whole_text_fd: a line longer than the cap is -EMSGSIZE, as soon as it is */
