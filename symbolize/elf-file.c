@@ -89,6 +89,12 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 {
 	int n = dwfl_module_getsymtab(mod);
 
+	/*
+	 * Every symbol of the file at most (perf keeps fewer): pages of the room never used are
+	 * never touched, so they cost no memory.
+	 */
+	if (n > 0 && symtab_reserve(&e->tab, e->tab.nr + (size_t)n))
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;

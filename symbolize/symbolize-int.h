@@ -105,6 +105,11 @@ struct symtab {
 	struct sym_entry	*v;
 	size_t			nr, alloc;
 };
+/*
+ * Room for @nr symbols in all, allocated at once: a large table grown by doubling copies every
+ * entry again, and faults in its pages twice. 0 or -ENOMEM.
+ */
+int symtab_reserve(struct symtab *t, size_t nr);
 /* Append a symbol (@len 0 = unknown size, fixed up by symtab_finish). 0 or -ENOMEM. */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	       const char *name, const char *dso);
