@@ -2,14 +2,16 @@
 /*
  * pipeline-int.h - internals of profile_load() (pipeline*.c).
  *
- * Two threads share the work. The reading side (pipeline.c) decodes the records of the file in
+ * Two sides share the work. The reading side (pipeline.c) decodes the records of the file in
  * perf's order and sums identical raw samples (agg_table); the resolving side
  * (pipeline-resolve.c) owns everything that names things -- the sym_session and its kernel
  * symbols, the thread names, the frame cache and the call graphs -- and takes, in file order,
  * the distinct raw stacks to symbolize and the records that change how later stacks resolve
  * (MMAP, MMAP2, COMM, FORK). Batches of that work pass between them through a bounded queue
  * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
- * and the result is exactly that of one thread doing both in order.
+ * and the result is exactly that of one thread doing both in order. The resolving side is two
+ * threads itself (pipeline-early.c): one names user frames, the other kernel frames and adds
+ * the stacks to the call graphs, through a second such queue.
  */
 #ifndef KPROF_PIPELINE_INT_H
 #define KPROF_PIPELINE_INT_H
