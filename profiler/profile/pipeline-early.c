@@ -84,27 +84,37 @@ int resolver_prename(struct resolver *r, uint64_t *w, size_t nr)
 	return pipe_batch_walk(w, nr, prename_stack, prename_record, r);
 }
 
-static int consume_stack(void *r, struct pipe_stack *st, uint64_t *chain)
+/*
+ * A stack of a batch whose user frames are named (or, not named ahead, none): its kernel frames,
+ * then into its graph. One walk of the batch for both: its words are still in the cache.
+ */
+static int add_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 {
+	struct resolver *r = arg;
+	int ret = kernel_side_name_stack(r->kernel, st, chain);
+
+	if (ret)
+		return ret;
 	if (st->type == PIPE_UNWIND)
 		return resolver_unwind(r, st, chain);
 	return resolver_add_stack(r, st, chain);
 }
 
-static int consume_record(void *r, const struct pipe_record *rec, const char *body)
+static int add_record(void *arg, const struct pipe_record *rec, const char *body)
 {
-	return resolver_apply_record(r, rec, body);
+	struct resolver *r = arg;
+	int ret = kernel_side_map(r->kernel, rec, body);
+
+	return ret ? ret : resolver_apply_record(r, rec, body);
 }
 
-/* A batch whose user frames are named (or, not named ahead, none): kernel frames, then adds. */
 static int add_batch(struct resolver *r, uint64_t *w, size_t nr)
 {
-	int ret = kernel_side_name(r->kernel, w, nr, r->prename);
+	int ret;
 
-	if (ret)
-		return ret;
+	r->kernel->keep_ip_first = r->prename;
 	r->prenamed = r->prename;
-	ret = pipe_batch_walk(w, nr, consume_stack, consume_record, r);
+	ret = pipe_batch_walk(w, nr, add_stack, add_record, r);
 	r->prenamed = false;
 	return ret;
 }

@@ -421,6 +421,12 @@ int kernel_side_ready(struct kernel_side *k, bool wait);
  * before user frames were named: pipeline-early.c). 0 or -ENOMEM.
  */
 int kernel_side_name(struct kernel_side *k, uint64_t *w, size_t nr, bool keep_ip_first);
+/*
+ * The same message by message, for a walk that does more (pipe_batch_walk() callbacks, @arg the
+ * kernel side; k->keep_ip_first as wanted): one stack's kernel frames, one record's kernel map.
+ */
+int kernel_side_name_stack(void *arg, struct pipe_stack *st, uint64_t *chain);
+int kernel_side_map(void *arg, const struct pipe_record *rec, const char *body);
 /* Wait for the loading thread (the reading side, at the end): 0, or the error (err filled). */
 int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen);
 /* What is used for the kernel ("kallsyms PATH", ...), or NULL before kernel_side_wait(). */

@@ -196,7 +196,7 @@ static int kframe_word(struct kernel_side *k, uint64_t *word)
  * The kernel frames of a stack to nframes, walking the chain as the resolving side's stack_ids()
  * does, and whether the chain starts with the sample's ip (compared before either is replaced).
  */
-static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
+int kernel_side_name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 {
 	struct kernel_side *k = arg;
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
@@ -226,7 +226,7 @@ static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 }
 
 /* A kernel MMAP where it stands in the batch: later kernel addresses are named under it. */
-static int kernel_map(void *arg, const struct pipe_record *rec, const char *body)
+int kernel_side_map(void *arg, const struct pipe_record *rec, const char *body)
 {
 	struct kernel_side *k = arg;
 	struct pipe_map m;
@@ -251,7 +251,7 @@ static int kernel_map(void *arg, const struct pipe_record *rec, const char *body
 int kernel_side_name(struct kernel_side *k, uint64_t *w, size_t nr, bool keep_ip_first)
 {
 	k->keep_ip_first = keep_ip_first;
-	return pipe_batch_walk(w, nr, name_stack, kernel_map, k);
+	return pipe_batch_walk(w, nr, kernel_side_name_stack, kernel_side_map, k);
 }
 
 void kernel_side_release(struct kernel_side *k)
