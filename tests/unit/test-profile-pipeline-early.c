@@ -149,8 +149,12 @@ static void make_batches(struct pipe_batch b[3])
 	put_stack(&b[1], 43, PERF_RECORD_MISC_USER, leaf, user, 3, 10000);
 	put_stack(&b[1], 42, PERF_RECORD_MISC_USER, top, bad, 4, 100000);
 	put_stack(&b[1], 42, PERF_RECORD_MISC_USER, top, hv, 4, 1000000);
-	/* 42's text is mapped again 16 bytes further in: its addresses name the next functions */
-	put_mmap(&b[2], 42, exe_start, exe_end - exe_start, exe_pgoff + 16, exe);
+	/*
+	 * 42's text is mapped again, shifted by the distance from early_leaf to early_top: the
+	 * address that named early_leaf names early_top now (whatever their sizes in this build)
+	 */
+	put_mmap(&b[2], 42, exe_start, exe_end - exe_start,
+		 exe_pgoff + (uint64_t)((uintptr_t)early_top - (uintptr_t)early_leaf), exe);
 	put_stack(&b[2], 42, PERF_RECORD_MISC_USER, leaf, user, 3, 10000000);
 	put_stack(&b[2], 43, PERF_RECORD_MISC_USER, leaf, user, 3, 100000000);
 }
@@ -323,7 +327,8 @@ int main(void)
 					"ktop/[kernel.kallsyms] early_leaf/") &&
 	   strstr(t_whole.s, "child 43: early_leaf/") && strstr(t_whole.s, "?/[unknown]"),
 	   "kernel and user frames named, unresolved ones before the map");
-	ok(strstr(t_whole.s, " = 10000000\n") &&
+	ok(strstr(t_whole.s, "early 42: early_top/test-profile-pipeline-early.t ") &&
+	   strstr(t_whole.s, " = 10000000\n") &&
 	   !strstr(t_whole.s, "early 42: early_leaf/test-profile-pipeline-early.t "
 		   "early_top/test-profile-pipeline-early.t = 10000000"),
 	   "a mapping changed between two stacks of a batch names the second otherwise");
