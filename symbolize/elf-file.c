@@ -13,6 +13,7 @@
  * a runtime address becomes a file offset through the mapping, then an address in the file
  * through its PT_LOAD headers.
  */
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -50,6 +51,42 @@ static const Dwfl_Callbacks callbacks = {
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path	= &debuginfo_path,
 };
+
+/*
+ * libdw 0.188 dlopens libdebuginfod -- and with it libcurl, gnutls, krb5, ldap, ssh2: some 25
+ * libraries, their relocations and constructors, ~30 ms of CPU -- the first time a file's
+ * separate debuginfo is not found by build-id or debuglink (dwfl_standard_find_debuginfo's
+ * last step), even when no debuginfod server is configured; and libdebuginfod then answers
+ * -ENOSYS without looking anywhere ("no DEBUGINFOD_URLS: don't even access the cache"). So this
+ * program's dlopen(), which the dynamic linker binds every library's calls to before libc's,
+ * refuses that one library while DEBUGINFOD_URLS is unset or empty (as elfutils 0.189 checks
+ * before its dlopen): libdw has no client and finds exactly the files it would have found.
+ * Everything else, and libdebuginfod with servers configured, goes to the real dlopen.
+ */
+static bool debuginfod_refused(const char *file)
+{
+	const char *base = file ? strrchr(file, '/') : NULL;
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	base = base ? base + 1 : file;
+	return base && !strncmp(base, "libdebuginfod", 13) && (!urls || !urls[0]);
+}
+
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	void *(*fn)(const char *, int) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+
+	if (debuginfod_refused(file))
+		return NULL;
+	if (!fn) {
+		fn = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+		if (!fn)
+			return NULL;
+		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
+	}
+	return fn(file, mode);
+}
 
 /* elf_sym__is_function/is_object/is_label and the section checks of perf's dso__load_sym. */
 static bool perf_keeps(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
@@ -89,6 +126,12 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 {
 	int n = dwfl_module_getsymtab(mod);
 
+	/*
+	 * Every symbol of the file at most (perf keeps fewer): pages of the room never used are
+	 * never touched, so they cost no memory.
+	 */
+	if (n > 0 && symtab_reserve(&e->tab, e->tab.nr + (size_t)n))
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;

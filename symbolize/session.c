@@ -587,10 +587,11 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 			struct sym_result *out)
 {
 	const struct sym_map *m = NULL;
-	struct cache_entry *e;
+	const struct cache_slot *e;
+	const void *obj;
+	struct cache_entry fill;
 	struct sym_proc *p;
 	uint64_t off;
-	bool fresh;
 
 	s->stats.resolves++;
 	out->sym = NULL;
@@ -599,9 +600,8 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->sym_id = 0;
 	out->dso_addr = addr;
 	if (kernel) {
-		e = cache_get(&s->cache, (const void *)(s->kernel_gen * 2 + 1), addr, &fresh);
-		if (e && fresh)
-			kernel_resolve(&s->kernel, addr, e, &s->pool);
+		obj = (const void *)(s->kernel_gen * 2 + 1);
+		off = addr;
 	} else {
 		p = procs_find(&s->procs, pid);
 		m = p ? proc_map_find(p, addr) : NULL;
@@ -610,23 +610,29 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
 		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
 		out->dso_addr = off;
-		e = cache_get(&s->cache, m->file, off, &fresh);
-		if (e && fresh)
-			file_resolve(s, m->file, off, e);
+		obj = m->file;
 	}
-	if (!e)
-		return -ENOMEM;
-	if (fresh)
-		s->stats.lookups++;
-	else
+	e = cache_find(&s->cache, obj, off);
+	if (e) {
 		s->stats.cache_hits++;
+	} else {
+		memset(&fill, 0, sizeof(fill));
+		if (kernel)
+			kernel_resolve(&s->kernel, addr, &fill, &s->pool);
+		else
+			file_resolve(s, m->file, off, &fill);
+		e = cache_add(&s->cache, obj, off, &fill);
+		if (!e)
+			return -ENOMEM;
+		s->stats.lookups++;
+	}
 	/* a failed intern leaves the name out rather than handing out NULL as a dso */
-	out->dso = e->dso ? e->dso : s->unknown;
-	out->sym = e->sym;
-	out->sym_start = e->sym ? addr - e->sym_off : 0;
+	out->dso = e->res->dso ? e->res->dso : s->unknown;
+	out->sym = e->res->sym;
+	out->sym_start = e->res->sym ? addr - e->sym_off : 0;
 	/* a file's symbols are identified in the file; the kernel has one address space */
-	out->sym_id = !e->sym ? 0 : kernel ? out->sym_start : e->sym_id;
-	return e->rc;
+	out->sym_id = !e->res->sym ? 0 : kernel ? out->sym_start : e->res->sym_id;
+	return e->res->rc;
 }
 
 int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out)

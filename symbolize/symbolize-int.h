@@ -105,6 +105,11 @@ struct symtab {
 	struct sym_entry	*v;
 	size_t			nr, alloc;
 };
+/*
+ * Room for @nr symbols in all, allocated at once: a large table grown by doubling copies every
+ * entry again, and faults in its pages twice. 0 or -ENOMEM.
+ */
+int symtab_reserve(struct symtab *t, size_t nr);
 /* Append a symbol (@len 0 = unknown size, fixed up by symtab_finish). 0 or -ENOMEM. */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	       const char *name, const char *dso);
@@ -183,20 +188,41 @@ void *elf_live_vdso(size_t *len);
 int perfmap_load(struct symtab *t, char **buf, const char *path);
 
 /* ---- cache.c --------------------------------------------------------------------------------- */
+/* An answer being made: what kernel_resolve(), kmod_resolve() and the session fill in. */
 struct cache_entry {
-	const void	*obj;		/* key: the file, or the kernel sentinel */
-	uint64_t	addr;		/* key: file offset (user) or address (kernel) */
 	const char	*sym, *dso;
 	uint64_t	sym_off;	/* addr - symbol start */
 	uint64_t	sym_id;		/* sym_result.sym_id for files (kernel: from sym_off) */
 	int		rc;
 };
-struct sym_cache {
-	struct cache_entry	*slots;
-	size_t			mask, nr;
+/* An answer as kept: interned, shared by every address that has it. */
+struct cache_res {
+	const char	*sym, *dso;
+	uint64_t	sym_id;
+	int		rc;
 };
-/* The entry for (@obj, @addr); *fresh is true when it was just created (caller fills it). */
-struct cache_entry *cache_get(struct sym_cache *c, const void *obj, uint64_t addr, bool *fresh);
+/* 32 bytes: the key, the answer, and the address's offset into its symbol. */
+struct cache_slot {
+	const void		*obj;	/* key: the file, or the kernel sentinel; NULL: free */
+	uint64_t		addr;	/* key: file offset (user) or address (kernel) */
+	const struct cache_res	*res;
+	uint64_t		sym_off;
+};
+struct cache_res_chunk;
+struct sym_cache {
+	struct cache_slot	*slots;
+	size_t			mask, nr;
+	struct ptr_table	res;		/* the answers (struct cache_res) */
+	struct cache_res_chunk	*chunks;	/* where they live, never moved */
+};
+/* The slot of (@obj, @addr), or NULL when it has none yet. */
+const struct cache_slot *cache_find(const struct sym_cache *c, const void *obj, uint64_t addr);
+/*
+ * Keep the answer @e for (@obj, @addr), which has none yet. The slot, or NULL on ENOMEM.
+ * Slots move when the table grows: a pointer is good until the next cache_add().
+ */
+const struct cache_slot *cache_add(struct sym_cache *c, const void *obj, uint64_t addr,
+				   const struct cache_entry *e);
 void cache_release(struct sym_cache *c);
 
 /* ---- maps.c ---------------------------------------------------------------------------------- */

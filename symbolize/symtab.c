@@ -22,6 +22,20 @@ bool sym_is_padding(const char *name)
 	return !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6);
 }
 
+int symtab_reserve(struct symtab *t, size_t nr)
+{
+	struct sym_entry *v;
+
+	if (nr <= t->alloc)
+		return 0;
+	v = realloc(t->v, nr * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->alloc = nr;
+	return 0;
+}
+
 int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	       const char *name, const char *dso)
 {

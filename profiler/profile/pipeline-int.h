@@ -2,14 +2,16 @@
 /*
  * pipeline-int.h - internals of profile_load() (pipeline*.c).
  *
- * Two threads share the work. The reading side (pipeline.c) decodes the records of the file in
+ * Two sides share the work. The reading side (pipeline.c) decodes the records of the file in
  * perf's order and sums identical raw samples (agg_table); the resolving side
  * (pipeline-resolve.c) owns everything that names things -- the sym_session and its kernel
  * symbols, the thread names, the frame cache and the call graphs -- and takes, in file order,
  * the distinct raw stacks to symbolize and the records that change how later stacks resolve
  * (MMAP, MMAP2, COMM, FORK). Batches of that work pass between them through a bounded queue
  * (pipeline-queue.c), so reading a large file overlaps with loading kallsyms and symbolizing,
- * and the result is exactly that of one thread doing both in order.
+ * and the result is exactly that of one thread doing both in order. The resolving side is two
+ * threads itself (pipeline-early.c): one names user frames, the other kernel frames and adds
+ * the stacks to the call graphs, through a second such queue.
  */
 #ifndef KPROF_PIPELINE_INT_H
 #define KPROF_PIPELINE_INT_H
@@ -209,11 +211,15 @@ struct pipe_stack {
 	uint32_t	nr;
 	uint16_t	misc;		/* header.misc cpumode bits */
 	/*
-	 * Set by the kernel side (pipeline-kernel.c): the chain's first frame is the sample's
-	 * ip, so the ip is not resolved on its own.
+	 * Set by the resolving side, before it replaces any address (pipeline-early.c or
+	 * pipeline-kernel.c): the chain's first frame is the sample's ip, so the ip is not
+	 * resolved on its own.
 	 */
 	bool		ip_first;
-	/* Kernel frames (in the chain, and the ip with a kernel misc): a struct nframe *. */
+	/*
+	 * Kernel frames (in the chain, and the ip with a kernel misc) become a struct nframe *,
+	 * and so do user frames when named ahead (pipeline-early.c).
+	 */
 	uint64_t	ip, period, samples;
 };
 
@@ -248,17 +254,21 @@ struct pipe_queue {
 	bool			failed;		/* the consumer stopped on an error */
 	bool			threaded;
 	pthread_t		thread;
-	int			(*consume)(void *arg, uint64_t *w, size_t nr);
+	int			(*consume)(void *arg, struct pipe_batch *b);
+	int			(*drain)(void *arg);
 	void			*arg;
 	int			ret;		/* the consumer's first error */
 };
 
 /*
  * Start the consumer thread: it calls @consume for each batch in order, after @start (run
- * first, in that thread; a non-zero return fails the queue). Returns 0 or -errno.
+ * first, in that thread; a non-zero return fails the queue), and @drain (may be NULL) once the
+ * producer is done and every batch consumed. @consume may keep a batch: it takes b->w and leaves
+ * *b zeroed (the batch then owns its memory, to pipe_batch_release()). Returns 0 or -errno.
  */
 int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
-		    int (*consume)(void *arg, uint64_t *w, size_t nr), void *arg);
+		    int (*consume)(void *arg, struct pipe_batch *b), int (*drain)(void *arg),
+		    void *arg);
 /* Space for @words more words at the end of @b; NULL on ENOMEM. */
 uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words);
 /*
@@ -367,17 +377,18 @@ struct kframe_slot {
 
 /*
  * The kernel's symbols, loaded by a thread of their own while the file is read (kallsyms: ~50 ms
- * of the kernel formatting /proc/kallsyms), and the kernel frames of every batch named before
- * the batch goes to the resolving side. Batches that fill before the symbols are there wait in
- * order (up to KSIDE_MAX_PENDING), so neither side waits for kallsyms at the start.
- * Used by the reading thread only, apart from the loading thread it starts.
+ * of the kernel formatting /proc/kallsyms), and the kernel frames of every batch named with them
+ * on the resolving thread, before the batch's stacks are added (pipeline-early.c).
+ * Started and joined by the reading thread; used by the resolving thread in between, once
+ * kernel_side_ready() said the symbols are there.
  */
 struct kernel_side {
 	struct sym_opts		opts;		/* strings owned by the caller */
-	struct sym_session	*sym;		/* the loader thread's until joined */
+	struct sym_session	*sym;		/* the loader thread's until loaded */
 	pthread_t		thread;
 	bool			started, joined;
-	pthread_mutex_t		lock;		/* over loaded, ret and sym until joined */
+	pthread_mutex_t		lock;		/* over loaded, ret and sym until loaded */
+	pthread_cond_t		loaded_cond;	/* loaded became true */
 	bool			lock_inited;
 	bool			loaded;		/* set by the loading thread when done */
 	int			ret;		/* its result */
@@ -385,8 +396,7 @@ struct kernel_side {
 	size_t			nr_ids;
 	struct kframe_slot	*cache;		/* by address, direct mapped */
 	struct nframe_chunk	*chunks;	/* the kernel nframes */
-	struct pipe_batch	*pending;	/* full, waiting for the symbols, in order */
-	size_t			nr_pending, alloc_pending;
+	bool			keep_ip_first;	/* of the batch being named: set already */
 	char			err[256];
 };
 
@@ -401,14 +411,23 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
 int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
 int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
 /*
- * Name the kernel frames of @b and push it to @q once it holds @min_words, in order after any
- * pending batch; waits for the symbols only when too many batches are pending (or @min_words
- * is 1: the last push, which sends every pending batch even when @b is empty). 0 or -errno
- * with err filled (@peer_err: why the queue's consumer failed, when it says).
+ * Whether the symbols are loaded: 1, 0 (not yet; only when !@wait), or their loading error
+ * (-errno; the reading side's kernel_side_wait() says what it is).
  */
-int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
-		     size_t min_words, const char *peer_err, char *err, size_t errlen);
-/* Wait for the symbols: 0, or their loading error (err filled). */
+int kernel_side_ready(struct kernel_side *k, bool wait);
+/*
+ * Name the kernel frames of a batch (after kernel_side_ready() said 1), applying its kernel
+ * MMAPs where they stand; each stack's ip_first is set, unless @keep_ip_first (set already,
+ * before user frames were named: pipeline-early.c). 0 or -ENOMEM.
+ */
+int kernel_side_name(struct kernel_side *k, uint64_t *w, size_t nr, bool keep_ip_first);
+/*
+ * The same message by message, for a walk that does more (pipe_batch_walk() callbacks, @arg the
+ * kernel side; k->keep_ip_first as wanted): one stack's kernel frames, one record's kernel map.
+ */
+int kernel_side_name_stack(void *arg, struct pipe_stack *st, uint64_t *chain);
+int kernel_side_map(void *arg, const struct pipe_record *rec, const char *body);
+/* Wait for the loading thread (the reading side, at the end): 0, or the error (err filled). */
 int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen);
 /* What is used for the kernel ("kallsyms PATH", ...), or NULL before kernel_side_wait(). */
 const char *kernel_side_source(const struct kernel_side *k);
@@ -452,11 +471,39 @@ struct resolver {
 	uint64_t			unwind_short;	/* of those, no caller found */
 	uint64_t			unwind_guessed;	/* of those, perf guesses on */
 	bool				perf_maps;	/* every map to sym_session_add_perf_map */
-	char				err[256];	/* why it failed */
+	/*
+	 * pipeline-early.c: the naming thread (user frames, ahead) hands batches to the adding
+	 * thread (kernel frames, the call graphs) through @adds; the batches waiting there for
+	 * the kernel's symbols. Fields above are the naming thread's when @prename (user frames:
+	 * sym, frames_seen, names, gen, kgen) or the adding thread's (the rest, and all of them
+	 * without @prename), apart from an nframe's call graph id, which the adding thread keeps.
+	 */
+	struct kernel_side		*kernel;
+	bool				prename;	/* user frames named ahead (not DWARF) */
+	bool				prenamed;	/* the batch being added was */
+	struct pipe_queue		adds;
+	bool				adds_started;
+	struct pipe_batch		*backlog;	/* in order, user frames named */
+	size_t				nr_backlog, alloc_backlog;
+	char				err[256];	/* why the adding thread failed */
+	char				err_early[256];	/* why the naming thread failed */
 };
 
 /* Room for @n ids in r->ids. 0 or -ENOMEM. */
 int resolver_ids_reserve(struct resolver *r, size_t n);
+/*
+ * The nframe user address @addr of @pid resolves to, under the generations r->gen and r->kgen
+ * (through the frame cache); NULL on ENOMEM.
+ */
+struct nframe *resolver_user_nframe(struct resolver *r, int32_t pid, uint64_t addr);
+/*
+ * A record's effect on address spaces (the frame cache's generations, the session's maps and
+ * forks), and the whole record: that, unless r->prenamed (done ahead), then thread names.
+ * 0 or -errno.
+ */
+int resolver_apply_map_record(struct resolver *r, const struct pipe_record *rec,
+			      const char *body);
+int resolver_apply_record(struct resolver *r, const struct pipe_record *rec, const char *body);
 /* Symbolize one distinct raw stack and add it to its event's graph. 0 or -errno. */
 int resolver_add_stack(struct resolver *r, const struct pipe_stack *st, const uint64_t *chain);
 /*
@@ -501,8 +548,32 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 int resolver_open_session(struct resolver *r);
 /* The queue's start function (the frame cache). 0 or -errno with r->err set. */
 int resolver_start(void *r);
-/* Symbolize one batch: the queue's consume function. 0 or -errno with r->err set. */
-int resolver_consume(void *r, uint64_t *w, size_t nr);
+
+/* ---- naming ahead of the kernel's symbols (pipeline-early.c) ------------------------------ */
+
+/* At most this many batches (32 MiB) wait for the kernel's symbols; then the resolver waits. */
+#define EARLY_MAX_BACKLOG	32
+
+/* Start the adding thread (before the naming one). 0 or -errno. */
+int resolver_start_adds(struct resolver *r);
+/*
+ * One batch, the naming thread's consume function: its user frames named (r->prename), then on
+ * to the adding thread, which names its kernel frames and adds its stacks to the graphs once the
+ * kernel's symbols are there, in order after the batches kept before it. 0 or -errno with
+ * r->err_early set.
+ */
+int resolver_consume(void *r, struct pipe_batch *b);
+/*
+ * After the naming thread is done (pipe_queue_finish() of its queue): the adding thread
+ * finishes the batches it has, and stops. Its error (r->err set) or 0.
+ */
+int resolver_finish(struct resolver *r);
+/*
+ * Name the user frames of a batch (its records' effects on address spaces applied where they
+ * stand): each stack's ip_first set, its user chain words (and a user ip that is resolved on its
+ * own) replaced by struct nframe pointers, exactly as stack_ids() would resolve them. 0 or -errno.
+ */
+int resolver_prename(struct resolver *r, uint64_t *w, size_t nr);
 void resolver_release(struct resolver *r);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipeline-kernel.c - the kernel side of profile_load() (see pipeline-int.h): kernel frames
- * are named on the reading thread, in each batch just before it goes to the resolving side,
- * so that the resolving thread (the longer one) names only user frames and never waits for the
- * kernel's symbols.
+ * pipeline-kernel.c - the kernel side of profile_load() (see pipeline-int.h): the kernel's
+ * symbols load in a thread of their own, and the resolving thread names the kernel frames of
+ * each batch with them once they are there (pipeline-early.c: until then it names the batches'
+ * user frames ahead, so that neither thread waits for kallsyms).
  *
  * A batch is walked in order: kernel MMAPs (pid -1: the kernel map and modules) change this
  * side's session where they stand, and every kernel frame of a stack becomes a pointer to its
@@ -19,8 +19,6 @@
 #include "profiler/profile/pipeline-int.h"
 
 #define KFRAME_SLOTS		(1u << 14)
-/* 32 MiB of batches may wait for the kernel's symbols, then the reading side waits too. */
-#define KSIDE_MAX_PENDING	32
 
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m)
 {
@@ -102,6 +100,7 @@ static void *load(void *arg)
 	k->sym = sym;
 	k->ret = ret;
 	k->loaded = true;
+	pthread_cond_broadcast(&k->loaded_cond);
 	pthread_mutex_unlock(&k->lock);
 	return NULL;
 }
@@ -115,6 +114,12 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
 	k->nr_ids = nr_ids;
 	k->cache = zalloc_table(KFRAME_SLOTS, sizeof(*k->cache));
 	if (!k->cache || pthread_mutex_init(&k->lock, NULL)) {
+		free(k->cache);
+		k->cache = NULL;
+		return -ENOMEM;
+	}
+	if (pthread_cond_init(&k->loaded_cond, NULL)) {
+		pthread_mutex_destroy(&k->lock);
 		free(k->cache);
 		k->cache = NULL;
 		return -ENOMEM;
@@ -147,6 +152,20 @@ int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen)
 		       "it (empty, or not a kallsyms text)" : strerror(-k->ret));
 }
 
+int kernel_side_ready(struct kernel_side *k, bool wait)
+{
+	bool loaded;
+	int ret;
+
+	pthread_mutex_lock(&k->lock);
+	while (wait && !k->loaded)
+		pthread_cond_wait(&k->loaded_cond, &k->lock);
+	loaded = k->loaded;
+	ret = k->ret;
+	pthread_mutex_unlock(&k->lock);
+	return !loaded ? 0 : ret ? ret : 1;
+}
+
 const char *kernel_side_source(const struct kernel_side *k)
 {
 	return k->joined && k->sym ? sym_session_kernel_source(k->sym) : NULL;
@@ -177,7 +196,7 @@ static int kframe_word(struct kernel_side *k, uint64_t *word)
  * The kernel frames of a stack to nframes, walking the chain as the resolving side's stack_ids()
  * does, and whether the chain starts with the sample's ip (compared before either is replaced).
  */
-static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
+int kernel_side_name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 {
 	struct kernel_side *k = arg;
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
@@ -199,14 +218,15 @@ static int name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 		if (cpumode == PERF_RECORD_MISC_KERNEL)
 			ret = kframe_word(k, &chain[i]);
 	}
-	st->ip_first = n && first_ip == st->ip;
+	if (!k->keep_ip_first)
+		st->ip_first = n && first_ip == st->ip;
 	if (!ret && !st->ip_first && st->misc == PERF_RECORD_MISC_KERNEL)
 		ret = kframe_word(k, &st->ip);
 	return ret;
 }
 
 /* A kernel MMAP where it stands in the batch: later kernel addresses are named under it. */
-static int kernel_map(void *arg, const struct pipe_record *rec, const char *body)
+int kernel_side_map(void *arg, const struct pipe_record *rec, const char *body)
 {
 	struct kernel_side *k = arg;
 	struct pipe_map m;
@@ -228,59 +248,10 @@ static int kernel_map(void *arg, const struct pipe_record *rec, const char *body
 	return 0;
 }
 
-/* The pending batches, then @b, named and pushed in order. */
-static int push_all(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
-		    size_t min_words, const char *peer_err, char *err, size_t errlen)
+int kernel_side_name(struct kernel_side *k, uint64_t *w, size_t nr, bool keep_ip_first)
 {
-	int ret = kernel_side_wait(k, err, errlen);
-
-	for (size_t i = 0; !ret && i <= k->nr_pending; i++) {
-		struct pipe_batch *p = i < k->nr_pending ? &k->pending[i] : b;
-		size_t min = i < k->nr_pending ? 1 : min_words;
-
-		if (p->nr < min)
-			continue;
-		ret = pipe_batch_walk(p->w, p->nr, name_stack, kernel_map, k);
-		if (ret) {
-			err_set(err, errlen, ret, "%s", strerror(-ret));
-		} else {
-			ret = pipe_queue_push(q, p, 1);
-			if (ret)
-				err_set(err, errlen, ret, "%s", peer_err[0] ? peer_err : strerror(-ret));
-		}
-		if (i < k->nr_pending)
-			pipe_batch_release(p);
-	}
-	if (!ret)
-		k->nr_pending = 0;
-	return ret;
-}
-
-int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
-		     size_t min_words, const char *peer_err, char *err, size_t errlen)
-{
-	struct pipe_batch *p;
-	bool loaded;
-
-	/*
-	 * The last push (@min_words 1) goes on with an empty @b: the batches pending before it
-	 * hold samples too (the last one filled exactly and went pending), and they must go.
-	 */
-	if (b->nr < min_words && min_words > 1)
-		return 0;
-	pthread_mutex_lock(&k->lock);
-	loaded = k->loaded;
-	pthread_mutex_unlock(&k->lock);
-	if (k->joined || loaded || min_words <= 1 || k->nr_pending == KSIDE_MAX_PENDING)
-		return push_all(k, q, b, min_words, peer_err, err, errlen);
-	/* not yet: the batch waits, and the reading side goes on with a new one */
-	p = grow_array(k->pending, &k->alloc_pending, k->nr_pending + 1, sizeof(*p));
-	if (!p)
-		return err_set(err, errlen, -ENOMEM, "out of memory");
-	k->pending = p;
-	k->pending[k->nr_pending++] = *b;
-	memset(b, 0, sizeof(*b));
-	return 0;
+	k->keep_ip_first = keep_ip_first;
+	return pipe_batch_walk(w, nr, kernel_side_name_stack, kernel_side_map, k);
 }
 
 void kernel_side_release(struct kernel_side *k)
@@ -288,12 +259,11 @@ void kernel_side_release(struct kernel_side *k)
 	if (k->started && !k->joined)
 		pthread_join(k->thread, NULL);
 	sym_session_free(k->sym);
-	for (size_t i = 0; i < k->nr_pending; i++)
-		pipe_batch_release(&k->pending[i]);
-	free(k->pending);
 	nframe_chunks_free(&k->chunks);
 	free(k->cache);
-	if (k->lock_inited)
+	if (k->lock_inited) {
+		pthread_cond_destroy(&k->loaded_cond);
 		pthread_mutex_destroy(&k->lock);
+	}
 	memset(k, 0, sizeof(*k));
 }

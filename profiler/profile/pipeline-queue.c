@@ -108,25 +108,35 @@ static void *consumer(void *arg)
 		/* after a failure the rest is only drained, so that the producer never waits */
 		if (!q->failed) {
 			pthread_mutex_unlock(&q->lock);
-			ret = q->consume(q->arg, b.w, b.nr);
+			ret = q->consume(q->arg, &b);
 			if (ret)
 				fail(q, ret);
 			pthread_mutex_lock(&q->lock);
 		}
 		put_spare(q, &b);
 	}
+	/* what the consumer kept, now that no batch follows */
+	if (!q->failed && q->drain) {
+		pthread_mutex_unlock(&q->lock);
+		ret = q->drain(q->arg);
+		if (ret)
+			fail(q, ret);
+		return NULL;
+	}
 	pthread_mutex_unlock(&q->lock);
 	return NULL;
 }
 
 int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
-		    int (*consume)(void *arg, uint64_t *w, size_t nr), void *arg)
+		    int (*consume)(void *arg, struct pipe_batch *b), int (*drain)(void *arg),
+		    void *arg)
 {
 	struct consumer_start *cs;
 	int ret;
 
 	memset(q, 0, sizeof(*q));
 	q->consume = consume;
+	q->drain = drain;
 	q->arg = arg;
 	if (pthread_mutex_init(&q->lock, NULL))
 		return -ENOMEM;
@@ -156,7 +166,7 @@ int pipe_queue_push(struct pipe_queue *q, struct pipe_batch *b, size_t min_words
 	if (b->nr < min_words || !b->nr)
 		return 0;
 	if (!q->threaded) {
-		if (!q->failed && (ret = q->consume(q->arg, b->w, b->nr)))
+		if (!q->failed && (ret = q->consume(q->arg, b)))
 			q->failed = true, q->ret = ret;
 		b->nr = 0;
 		return q->failed ? q->ret : 0;
@@ -192,6 +202,8 @@ int pipe_queue_finish(struct pipe_queue *q)
 		pthread_mutex_unlock(&q->lock);
 		pthread_join(q->thread, NULL);
 		q->threaded = false;
+	} else if (!q->failed && q->drain && (ret = q->drain(q->arg))) {
+		q->failed = true, q->ret = ret;
 	}
 	for (size_t i = 0; i < q->nr_spare; i++)
 		pipe_batch_release(&q->spare[i]);

@@ -70,22 +70,10 @@ static int named_id(struct resolver *r, struct callgraph *cg, uint32_t event, st
 	return ret;
 }
 
-/*
- * The call graph id of @addr resolved in @pid's address space, or of the kernel frame @addr
- * points to (struct nframe, named by the kernel side), for the graph @cg of event @event. A hit
- * in the frame cache costs one probe; a miss asks the symbolizer, and the graph only for a
- * frame no process resolved to before.
- */
-static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
-		   uint64_t addr, unsigned int cpumode, uint32_t *id)
+struct nframe *resolver_user_nframe(struct resolver *r, int32_t pid, uint64_t addr)
 {
-	struct frame_cache_entry *c;
+	struct frame_cache_entry *c = frame_cache_slot(&r->frames_seen, pid, addr);
 
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return named_id(r, cg, event, (struct nframe *)(uintptr_t)addr, CG_FRAME_KERNEL, id);
-	c = frame_slot(r, pid, addr, cpumode);
-	if (!c)
-		return unresolved_id(r, cg, addr, id);
 	if (!c->f || c->addr != addr || c->pid != pid || c->kgen != r->kgen || c->gen != r->gen) {
 		struct sym_result res = { .dso = "[unknown]" };
 		struct nframe *f;
@@ -98,12 +86,33 @@ static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int
 		f = nframe_intern(&r->names, res.sym, res.dso ? res.dso : "[unknown]",
 				  res.sym ? res.sym_id : unresolved_at, unresolved_at);
 		if (!f)
-			return -ENOMEM;
+			return NULL;
 		*c = (struct frame_cache_entry){
 			.addr = addr, .pid = pid, .gen = r->gen, .kgen = r->kgen, .f = f,
 		};
 	}
-	return named_id(r, cg, event, c->f, 0, id);
+	return c->f;
+}
+
+/*
+ * The call graph id of @addr resolved in @pid's address space, or of the frame @addr points to
+ * (struct nframe: kernel frames, and user frames when named ahead, r->prenamed), for the graph
+ * @cg of event @event. A hit in the frame cache costs one probe; a miss asks the symbolizer, and
+ * the graph only for a frame no process resolved to before.
+ */
+static int resolve(struct resolver *r, struct callgraph *cg, uint32_t event, int32_t pid,
+		   uint64_t addr, unsigned int cpumode, uint32_t *id)
+{
+	struct nframe *f;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return named_id(r, cg, event, (struct nframe *)(uintptr_t)addr, CG_FRAME_KERNEL, id);
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return unresolved_id(r, cg, addr, id);
+	f = r->prenamed ? (struct nframe *)(uintptr_t)addr : resolver_user_nframe(r, pid, addr);
+	if (!f)
+		return -ENOMEM;
+	return named_id(r, cg, event, f, 0, id);
 }
 
 /*
@@ -131,7 +140,7 @@ static long stack_ids(struct resolver *r, struct callgraph *cg, const struct pip
 	 * The cache lookups of a stack are independent of each other: start loading their
 	 * slots together, most are far apart in memory.
 	 */
-	for (uint32_t i = 0; i < st->nr; i++) {
+	for (uint32_t i = 0; i < st->nr && !r->prenamed; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			cpumode = pipe_context_cpumode(chain[i]);
 		else
@@ -197,8 +206,11 @@ struct callgraph *resolver_graph(struct resolver *r, const struct pipe_stack *st
 		 */
 		callgraph_stable_strings(r->cgs[st->event], true);
 	}
-	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
-	r->kgen = frame_cache_gen(&r->frames_seen, -1);
+	/* named ahead: the generations are the naming thread's (pipeline-early.c) */
+	if (!r->prenamed) {
+		r->gen = frame_cache_gen(&r->frames_seen, st->pid);
+		r->kgen = frame_cache_gen(&r->frames_seen, -1);
+	}
 	return r->cgs[st->event];
 }
 
@@ -281,21 +293,8 @@ static void add_map(struct resolver *r, const struct pipe_record *rec, const cha
 	sym_session_add_map(r->sym, m.pid, m.start, m.len, m.pgoff, m.filename);
 }
 
-static int add_fork(struct resolver *r, const char *body)
-{
-	int32_t f[4];	/* pid, ppid, tid, ptid */
-
-	memcpy(f, body, sizeof(f));
-	if (f[0] != f[1])
-		sym_session_fork(r->sym, f[1], f[0]);
-	return comm_table_fork(&r->comms, f[3], f[2]) ? -ENOMEM : 0;
-}
-
-/*
- * A record, after the stacks sampled before it. An MMAP, or a FORK that makes a process, gives
- * an address space (pid -1: the kernel's) a new generation in the frame cache.
- */
-static int apply_record(struct resolver *r, const struct pipe_record *rec, const char *body)
+int resolver_apply_map_record(struct resolver *r, const struct pipe_record *rec,
+			      const char *body)
 {
 	int32_t ids[3];	/* pid, tid / pid, ppid, tid */
 
@@ -306,43 +305,47 @@ static int apply_record(struct resolver *r, const struct pipe_record *rec, const
 		    frame_cache_invalidate(&r->frames_seen, ids[0]))
 			return -ENOMEM;
 	}
-	if (rec->rec_type == PERF_RECORD_COMM || rec->rec_type == PERF_RECORD_FORK)
-		r->comms_gen++;	/* a thread's name may change */
 	switch (rec->rec_type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		add_map(r, rec, body);
 		return 0;
-	case PERF_RECORD_COMM:
-		memcpy(ids, body, 8);
-		return comm_table_set(&r->comms, ids[1], body + 8) ? -ENOMEM : 0;
 	case PERF_RECORD_FORK:
-		return add_fork(r, body);
+		memcpy(ids, body, 8);
+		if (ids[0] != ids[1])
+			sym_session_fork(r->sym, ids[1], ids[0]);
+		return 0;
+	case PERF_RECORD_COMM:
+		return 0;
 	default:
 		return -EINVAL;
 	}
 }
 
-static int consume_stack(void *r, struct pipe_stack *st, uint64_t *chain)
+/*
+ * A record, after the stacks sampled before it: what it does to address spaces (unless done
+ * ahead, r->prenamed), then to thread names. An MMAP, or a FORK that makes a process, gives an
+ * address space (pid -1: the kernel's) a new generation in the frame cache.
+ */
+int resolver_apply_record(struct resolver *r, const struct pipe_record *rec, const char *body)
 {
-	if (st->type == PIPE_UNWIND)
-		return resolver_unwind(r, st, chain);
-	return resolver_add_stack(r, st, chain);
-}
-
-static int consume_record(void *r, const struct pipe_record *rec, const char *body)
-{
-	return apply_record(r, rec, body);
-}
-
-int resolver_consume(void *arg, uint64_t *w, size_t nr)
-{
-	struct resolver *r = arg;
-	int ret = pipe_batch_walk(w, nr, consume_stack, consume_record, r);
+	int32_t f[4];	/* COMM: pid, tid; FORK: pid, ppid, tid, ptid */
+	int ret = r->prenamed ? 0 : resolver_apply_map_record(r, rec, body);
 
 	if (ret)
-		err_set(r->err, sizeof(r->err), ret, "%s", strerror(-ret));
-	return ret;
+		return ret;
+	switch (rec->rec_type) {
+	case PERF_RECORD_COMM:
+		r->comms_gen++;	/* a thread's name may change */
+		memcpy(f, body, 8);
+		return comm_table_set(&r->comms, f[1], body + 8) ? -ENOMEM : 0;
+	case PERF_RECORD_FORK:
+		r->comms_gen++;
+		memcpy(f, body, sizeof(f));
+		return comm_table_fork(&r->comms, f[3], f[2]) ? -ENOMEM : 0;
+	default:
+		return 0;
+	}
 }
 
 int resolver_open_session(struct resolver *r)
@@ -362,7 +365,7 @@ int resolver_open_session(struct resolver *r)
 	 * their MMAP, else queued when mapped here (else loaded on first use).
 	 */
 	(void)sym_session_prefetch(r->sym);
-	return 0;
+	return resolver_start_adds(r);
 }
 
 int resolver_start(void *arg)
@@ -389,6 +392,7 @@ int resolver_ids_reserve(struct resolver *r, size_t n)
 
 void resolver_release(struct resolver *r)
 {
+	(void)resolver_finish(r);
 	for (size_t i = 0; r->cgs && i < r->nr_attrs; i++)
 		callgraph_free(r->cgs[i]);
 	free(r->cgs);
@@ -397,5 +401,8 @@ void resolver_release(struct resolver *r)
 	nframe_table_release(&r->names);
 	sym_session_free(r->sym);
 	free(r->ids);
+	for (size_t i = 0; i < r->nr_backlog; i++)
+		pipe_batch_release(&r->backlog[i]);
+	free(r->backlog);
 	memset(r, 0, sizeof(*r));
 }

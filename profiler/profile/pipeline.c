@@ -34,7 +34,7 @@ struct loader {
 	struct pipe_queue		queue;
 	bool				queue_started;
 	struct resolver			res;		/* the other side: after the queue only */
-	struct kernel_side		kernel;		/* names kernel frames before they go */
+	struct kernel_side		kernel;		/* the kernel's symbols, for the other side */
 	char				*kallsyms;	/* owned */
 	bool				unwind_arch_ok;	/* the unwinder knows the ARCH */
 	/* the sample being added when it is to be DWARF-unwound, else NULL */
@@ -62,17 +62,24 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 	if (e->nr)
 		memcpy(w + sizeof(struct pipe_stack) / 8, chain, (size_t)e->nr * 8);
 	l->batch.nr += words;
-	return 0;
+	/*
+	 * A full flush of the table is ~20% of a large file's stacks: sent on in batches as it
+	 * goes, the resolving side starts on them at once (and its threads on each other's).
+	 */
+	return pipe_queue_push(&l->queue, &l->batch, BATCH_WORDS);
 }
 
-/* The batch to the resolving side (through the kernel side) once it holds @min_words. */
+/* The batch to the resolving side once it holds @min_words. */
 static int send_batch(struct loader *l, size_t min_words, char *err, size_t errlen)
 {
+	int ret;
+
 	/* checked here too: it is asked after every record, and the batch is rarely full */
 	if (l->batch.nr < min_words)
 		return 0;
-	return kernel_side_push(&l->kernel, &l->queue, &l->batch, min_words, l->res.err, err,
-				errlen);
+	/* what the resolving side's error was is said by finish(), after it stopped */
+	ret = pipe_queue_push(&l->queue, &l->batch, min_words);
+	return ret ? err_set(err, errlen, ret, "%s", strerror(-ret)) : 0;
 }
 
 /*
@@ -393,10 +400,13 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	/* The kernel symbols load in a thread of their own while this one starts reading. */
 	ret = kernel_side_start(&l->kernel, &res->sym_opts, in->build_ids, in->nr_build_ids);
+	res->kernel = &l->kernel;
+	/* a DWARF recording's stacks are unwound in the address space of their time */
+	res->prename = !res->perf_maps;
 	if (!ret)
 		ret = resolver_open_session(res);
 	if (!ret)
-		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, res);
+		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, NULL, res);
 	if (ret)
 		return err_set(err, errlen, ret, "%s", strerror(-ret));
 	l->queue_started = true;
@@ -488,23 +498,27 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
  */
 static int finish(struct loader *l, int ret, char *err, size_t errlen)
 {
-	int res_ret, k_ret;
+	int res_ret, k_ret, add_ret;
 
 	if (!ret)
 		ret = flush_samples(l, -1, -1, err, errlen);
-	/* not send_batch(): the batches pending for the kernel's symbols go even if this is empty */
+	/* the batches kept for the kernel's symbols go at resolver_finish(), even if this is empty */
 	if (!ret)
-		ret = kernel_side_push(&l->kernel, &l->queue, &l->batch, 1, l->res.err, err, errlen);
+		ret = send_batch(l, 1, err, errlen);
 	if (!l->queue_started)
 		return ret;
 	l->queue_started = false;
 	k_ret = kernel_side_wait(&l->kernel, err, errlen);
 	res_ret = pipe_queue_finish(&l->queue);
+	/* the adding thread's error is the first (the naming thread only passes it on) */
+	add_ret = resolver_finish(&l->res);
 	if (k_ret)
 		return k_ret;
+	if (add_ret)
+		res_ret = add_ret;
 	if (res_ret)
-		return err_set(err, errlen, res_ret, "%s",
-			       l->res.err[0] ? l->res.err : strerror(-res_ret));
+		return err_set(err, errlen, res_ret, "%s", l->res.err[0] ? l->res.err :
+			       l->res.err_early[0] ? l->res.err_early : strerror(-res_ret));
 	return ret;
 }
 

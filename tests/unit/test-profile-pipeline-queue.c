@@ -24,14 +24,14 @@ static int sink_start(void *arg)
 	return ((struct sink *)arg)->start_ret;
 }
 
-static int sink_consume(void *arg, uint64_t *w, size_t nr)
+static int sink_consume(void *arg, struct pipe_batch *b)
 {
 	struct sink *s = arg;
 
 	if (++s->batches == s->fail_at)
 		return -EIO;
-	for (size_t i = 0; i < nr; i++)
-		if (w[i] != s->next++)
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->w[i] != s->next++)
 			s->in_order = false;
 	return 0;
 }
@@ -64,7 +64,7 @@ static void test_order(void)
 	struct pipe_queue q;
 	uint64_t value = 0;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	is_int(push_counting(&q, &b, 500, 1000, &value), 0,
 	       "500 batches pushed, each handed back empty");
 	/* below the threshold nothing moves */
@@ -88,7 +88,7 @@ static void test_consumer_fails(void)
 	uint64_t value = 0;
 	int ret;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	/*
 	 * Far more than PIPE_DEPTH batches after the failing one: pushes must not block, and
 	 * once PIPE_DEPTH are in flight the producer waits for the consumer, so it sees the error.
@@ -107,16 +107,91 @@ static void test_start_fails(void)
 	struct pipe_queue q;
 	uint64_t value = 0;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	push_counting(&q, &b, 50, 10, &value);
 	is_int(pipe_queue_finish(&q), -ENOENT, "a failed start is the queue's error");
 	is_int((int)s.batches, 0, "no batch consumed after a failed start");
 	pipe_batch_release(&b);
 }
 
+/* A consumer that keeps every other batch until the drain, which must come once, last. */
+struct keeper {
+	struct pipe_batch	kept[64];
+	size_t			nr_kept, batches, drains, checked;
+	uint64_t		next;
+	bool			in_order;
+};
+
+static int keeper_start(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static void keeper_check(struct keeper *k, const struct pipe_batch *b)
+{
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->w[i] != k->next++)
+			k->in_order = false;
+	k->checked++;
+}
+
+static int keeper_consume(void *arg, struct pipe_batch *b)
+{
+	struct keeper *k = arg;
+
+	if (k->drains)
+		k->in_order = false;
+	if (k->batches++ % 2 == 0 && k->nr_kept < 64) {
+		k->kept[k->nr_kept++] = *b;
+		memset(b, 0, sizeof(*b));
+		return 0;
+	}
+	for (size_t i = 0; i < k->nr_kept; i++) {
+		keeper_check(k, &k->kept[i]);
+		pipe_batch_release(&k->kept[i]);
+	}
+	k->nr_kept = 0;
+	keeper_check(k, b);
+	return 0;
+}
+
+static int keeper_drain(void *arg)
+{
+	struct keeper *k = arg;
+
+	k->drains++;
+	for (size_t i = 0; i < k->nr_kept; i++) {
+		keeper_check(k, &k->kept[i]);
+		pipe_batch_release(&k->kept[i]);
+	}
+	k->nr_kept = 0;
+	return 0;
+}
+
+static void test_keep_and_drain(void)
+{
+	struct keeper k = { .in_order = true };
+	struct pipe_batch b = { 0 };
+	struct pipe_queue q;
+	uint64_t value = 0;
+
+	is_int(pipe_queue_init(&q, keeper_start, keeper_consume, keeper_drain, &k), 0,
+	       "queue starts");
+	is_int(push_counting(&q, &b, 301, 100, &value), 0,
+	       "301 batches pushed, every other kept by the consumer");
+	is_int(pipe_queue_finish(&q), 0, "finish");
+	is_int((int)k.drains, 1, "the drain once, after the last batch");
+	is_int((int)k.checked, 301, "every batch seen, the kept ones at the next or the drain");
+	ok(k.in_order && k.next == value, "every word, in order (%llu)",
+	   (unsigned long long)k.next);
+	pipe_batch_release(&b);
+}
+
 int main(void)
 {
 	test_order();
+	test_keep_and_drain();
 	test_consumer_fails();
 	test_start_fails();
 	return done_testing();

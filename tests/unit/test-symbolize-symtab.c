@@ -105,11 +105,37 @@ static void test_parse_hex(void)
 	}
 }
 
+/* Room reserved once: the adds that fit never move the table, the entries before are kept. */
+static void test_reserve(void)
+{
+	struct symtab t = { 0 };
+	const struct sym_entry *v;
+	bool moved = false;
+
+	symtab_add(&t, 0x10, 4, STB_GLOBAL, "first", NULL);
+	is_int(symtab_reserve(&t, 5000), 0, "room for 5000 symbols");
+	ok(t.alloc >= 5000 && t.nr == 1 && !strcmp(t.v[0].name, "first"),
+	   "the symbol before is kept");
+	v = t.v;
+	for (uint64_t i = 1; i < 5000; i++) {
+		symtab_add(&t, 0x10 + i * 16, 4, STB_GLOBAL, "more", NULL);
+		moved |= t.v != v;
+	}
+	ok(!moved && t.nr == 5000, "4999 adds within it, the table never moved");
+	is_int(symtab_reserve(&t, 10), 0, "a smaller reserve ...");
+	ok(t.v == v && t.alloc >= 5000, "... changes nothing");
+	symtab_finish(&t, false);
+	ok(symtab_find(&t, 0x10 + 4999 * 16 + 2) && symtab_find(&t, 0x12) &&
+	   !strcmp(symtab_find(&t, 0x12)->name, "first"), "all of them found");
+	symtab_release(&t);
+}
+
 int main(void)
 {
 	struct symtab t = { 0 };
 
 	test_sort_and_plt();
+	test_reserve();
 	test_parse_hex();
 
 	/* out of order on purpose */
