@@ -397,5 +397,6 @@ void resolver_release(struct resolver *r)
 	nframe_table_release(&r->names);
 	sym_session_free(r->sym);
 	free(r->ids);
+	inl_maps_release(&r->inl_maps);
 	memset(r, 0, sizeof(*r));
 }

@@ -126,8 +126,12 @@ static int add_frames(struct resolver *r, struct callgraph *cg, const struct pip
 			.sym = in[i].sym, .dso = res.dso, .sym_start = res.sym_id,
 			.flags = in[i].inlined ? CG_FRAME_INLINED : 0,
 		};
+		struct sym_perf_map m;
 		int ret = callgraph_frame_id(cg, &f, &r->ids[(*n)++]);
 
+		if (!ret && in[i].inlined && sym_session_perf_map(r->sym, st->pid, addr, &m))
+			ret = inl_maps_frame(&r->inl_maps, st->event, res.dso, in[i].sym,
+					     res.sym_id, res.sym, &m);
 		if (ret)
 			return ret;
 	}
@@ -165,5 +169,7 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 
 		ret = add_frames(r, cg, st, ips[i], own, &n);
 	}
+	if (!ret)
+		ret = inl_maps_sample(&r->inl_maps, st->samples);
 	return ret ? ret : resolver_add_ids(r, cg, st, n);
 }
