@@ -22,6 +22,8 @@
 # need a hugetlb reservation and truncate a loop filesystem: `kprof run` covers those.
 #
 # Usage: bench/workload-throughput.sh [ROUNDS] [SIZE_MB]   (defaults 5, 256); KPROF=./kprof
+#   ONLY="brk_test page_test"  measure only these cases/tests (and skip part 3)
+#   AIM_TIME=10                seconds per AIM9 test (default 2; a verdict on aim9 wants 10)
 set -euo pipefail
 
 rounds=${1:-5}
@@ -391,6 +393,15 @@ cases=(
 	"anon-wx-rand-mt|-t 2 --prealloc --random $((S / 16))"
 )
 aim=(brk_test page_test fork_test exec_test)
+aim_time=${AIM_TIME:-2}
+if [ -n "${ONLY:-}" ]; then
+	keep=()
+	for c in "${cases[@]}"; do [[ " $ONLY " == *" ${c%%|*} "* ]] && keep+=("$c"); done
+	cases=("${keep[@]}")
+	keep=()
+	for t in "${aim[@]}"; do [[ " $ONLY " == *" $t "* ]] && keep+=("$t"); done
+	aim=("${keep[@]}")
+fi
 
 kbs() { awk '/ bytes \/ / { s += $(NF - 1) } END { print s + 0 }'; }
 ops() { awk '{ print $6 }'; }
@@ -399,8 +410,8 @@ ops() { awk '{ print $6 }'; }
 measure() {
 	local impl=$1 name=$2 args=$3
 	case $impl:$name in
-	kprof:*_test) "$BIN/singleuser" "$name" testtime=2 | ops ;;
-	ref*:*_test) (cd "$work" && ./ref-aim9 "$name" 2) | ops ;;
+	kprof:*_test) "$BIN/singleuser" "$name" testtime="$aim_time" | ops ;;
+	ref*:*_test) (cd "$work" && ./ref-aim9 "$name" "$aim_time") | ops ;;
 	# shellcheck disable=SC2086
 	kprof:*) "$BIN/usemem" --runtime 60 $args | kbs ;;
 	# shellcheck disable=SC2086
@@ -452,6 +463,7 @@ done
 echo "(ratio: median kprof / median reference; r-ratio, r-range: median and range of the per-round"
 echo " ratios; A/A: the reference against itself, the same way: the noise floor of this machine)"
 
+[ -z "${ONLY:-}" ] || exit 0
 runs=3
 echo "== kprof run anon-w-seq-mt (defaults), $runs runs, with and without profiling"
 for mode in --no-profile ""; do

@@ -3,8 +3,8 @@
  * usemem-cli.c - usemem's command line, both ways: the vm-scalability runner formats the line a
  * case script would run (the same text goes to the log, as LKP's log_test echoes it), and the
  * usemem executable (workloads/bin/usemem.c) parses it back. Upstream's option names
- * (vm-scalability usemem.c) for what the cases use, plus --random-seed (teawater's fork) and
- * kprof's --thp.
+ * (vm-scalability usemem.c) for what the cases use and for the per-access work of its loop
+ * (-j/--step, -e/--delay), plus --random-seed (teawater's fork) and kprof's --thp.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,6 +32,10 @@ int usemem_format_args(const struct usemem_opts *o, char *buf, size_t len)
 		     (f & WL_UM_RANDOM) ? " --random" : "",
 		     (f & WL_UM_READONLY) ? " --readonly" : "",
 		     (f & WL_UM_HUGETLB) ? " -O -U" : "");
+	if (n >= 0 && (size_t)n < len && o->step)
+		n += snprintf(buf + n, len - (size_t)n, " -j %" PRIu64, o->step);
+	if (n >= 0 && (size_t)n < len && o->delay_ns)
+		n += snprintf(buf + n, len - (size_t)n, " -e %" PRIu64, o->delay_ns);
 	if (n >= 0 && (size_t)n < len && o->seed_set)
 		n += snprintf(buf + n, len - (size_t)n, " --random-seed %" PRIu64, o->seed);
 	if (n >= 0 && (size_t)n < len && thp_opt[o->thp])
@@ -52,6 +56,31 @@ static int number(const char *s, uint64_t max, uint64_t *v)
 	return errno || *end || *v > max ? -EINVAL : 0;
 }
 
+/*
+ * A number with one optional unit letter: @units lists the letters, @mult their factors
+ * (upstream's memparse k/m/g/t for sizes, time_parse u/m for nanoseconds; decimal only).
+ */
+static int scaled(const char *s, const char *units, const uint64_t *mult, uint64_t max,
+		  uint64_t *v)
+{
+	const char *u;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end) {
+		u = strchr(units, *end);
+		if (!u || end[1] || *v > max / mult[u - units])
+			return -EINVAL;
+		*v *= mult[u - units];
+	}
+	return *v > max ? -EINVAL : 0;
+}
+
 int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, size_t errlen)
 {
 	enum { OPT_SEED = 256, OPT_THP };
@@ -67,8 +96,13 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 		{ "hugetlb", no_argument, NULL, 'U' },
 		{ "random-seed", required_argument, NULL, OPT_SEED },
 		{ "thp", required_argument, NULL, OPT_THP },
+		{ "step", required_argument, NULL, 'j' },
+		{ "delay", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const uint64_t size_mult[] = { 1ull << 10, 1ull << 10, 1ull << 20, 1ull << 20,
+					      1ull << 30, 1ull << 30, 1ull << 40, 1ull << 40 };
+	static const uint64_t ns_mult[] = { 1000, 1000000 };
 	bool anon = false;
 	uint64_t v;
 	int c;
@@ -77,7 +111,7 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 	o->runtime = 3600;	/* upstream: no --runtime, no limit in practice */
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+T:n:t:PFRoOU", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+T:n:t:PFRoOUj:e:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'T':
 			if (number(optarg, 86400, &v) || !v)
@@ -96,6 +130,17 @@ int usemem_parse_args(int argc, char **argv, struct usemem_opts *o, char *err, s
 		case 'o': o->flags |= WL_UM_READONLY; break;
 		case 'O': anon = true; break;
 		case 'U': o->flags |= WL_UM_HUGETLB; break;
+		case 'j':
+			if (scaled(optarg, "kKmMgGtT", size_mult, 1ull << 40, &o->step))
+				return err_set(err, errlen, -EINVAL, "--step '%s': bytes, with k, m, g "
+					       "or t, at most 1t", optarg);
+			break;
+		case 'e':
+			/* upstream's delay loop never ends for a second or more */
+			if (scaled(optarg, "um", ns_mult, 999999999, &o->delay_ns))
+				return err_set(err, errlen, -EINVAL, "--delay '%s': nanoseconds (u or "
+					       "m for us or ms), less than one second", optarg);
+			break;
 		case OPT_SEED:
 			if (number(optarg, UINT64_MAX, &o->seed))
 				return err_set(err, errlen, -EINVAL, "--random-seed '%s'", optarg);

@@ -27,6 +27,9 @@
 
 #include "workloads/wl-int.h"
 
+/* upstream's PFN_OF: 4 KiB pages, whatever the machine's */
+#define PFN_OF(addr)	((addr) >> 12)
+
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB	(21 << 26)
 #endif
@@ -42,6 +45,13 @@ struct usemem {
 	int		ready[2];	/* workers write one byte each when ready */
 	int		wake[2];	/* the parent writes one byte: everybody go */
 	unsigned int	worker_base;	/* index of this process's first worker (seeds) */
+	/*
+	 * Upstream's globals `step` and `opt_delay`, which do_rw_once reads on every access (the
+	 * calls in the loop make the compiler load them again): that is part of what one access
+	 * costs upstream, so they are read from here, not hoisted into constants.
+	 */
+	unsigned long	step;		/* bytes, at least sizeof(long) */
+	unsigned long	delay_ns;
 };
 
 /*
@@ -70,9 +80,33 @@ static bool runtime_exceeded(const struct usemem *um)
 /* Set by do_rw_once when a repeat pass finds a word it did not write ("Data wrong"). */
 static __thread bool data_wrong;
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /*
- * One pass over @bytes at @p: sequential, or bytes/8 random indices. Returns the bytes
- * credited: 8 per access, whatever the step.
+ * -e: keep accessing the word that reached a new page until @ns have passed (upstream's
+ * delay(), the name its profiles show). Upstream compares only the tv_nsec fields of
+ * CLOCK_REALTIME, so a delay of a second or more never ends there and a step of the clock
+ * shortens one; this measures the whole monotonic interval (the parser refuses >= 1 s).
+ */
+__attribute__((noipa, used)) static void delay(unsigned long ns, unsigned long *p,
+					       unsigned long idx, int read)
+{
+	const uint64_t start = mono_ns();
+
+	do
+		do_access(p, idx, read);
+	while (mono_ns() - start < ns);
+}
+
+/*
+ * One pass over @bytes at @p: every step/8-th word, sequentially or at as many random indices.
+ * Returns the bytes credited: 8 per access, whatever the step (upstream's accounting).
  */
 __attribute__((noipa, used)) unsigned long do_rw_once(const struct usemem *um, unsigned long *p,
 						      unsigned long bytes,
@@ -81,10 +115,10 @@ __attribute__((noipa, used)) unsigned long do_rw_once(const struct usemem *um, u
 {
 	const bool random = um->o->flags & WL_UM_RANDOM;
 	unsigned long m = bytes / sizeof(*p);
-	unsigned long rw = 0, i, idx;
+	unsigned long rw = 0, i, idx, addr, prev_addr = 0;
 	long rnd;
 
-	for (i = 0; i < m; i++) {
+	for (i = 0; i < m; i += um->step / sizeof(*p)) {
 		if (random) {
 			lrand48_r(rand_data, &rnd);
 			idx = (unsigned long)((double)(m - 1) * (double)rnd / (RAND_MAX + 1.0));
@@ -97,6 +131,11 @@ __attribute__((noipa, used)) unsigned long do_rw_once(const struct usemem *um, u
 		}
 		do_access(p, idx, read);
 		rw += sizeof(*p);
+		addr = (unsigned long)(p + idx);
+		if (um->delay_ns && PFN_OF(addr) != PFN_OF(prev_addr)) {
+			delay(um->delay_ns, p, idx, read);
+			prev_addr = addr;
+		}
 		if (!(i & 0xffff) && runtime_exceeded(um)) {
 			*rep = reps;
 			break;
@@ -351,6 +390,7 @@ int usemem_run(const struct usemem_opts *o, FILE *log, char *err, size_t errlen)
 	struct usemem um = {
 		.o = o, .log = log, .fd = -1,
 		.ready = { -1, -1 }, .wake = { -1, -1 },
+		.step = o->step < sizeof(long) ? sizeof(long) : o->step, .delay_ns = o->delay_ns,
 	};
 	int ret;
 

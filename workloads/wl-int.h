@@ -86,6 +86,8 @@ struct usemem_opts {
 	enum wl_thp	thp;
 	bool		seed_set;	/* seed + worker index instead of time(0) ^ tid */
 	uint64_t	seed;
+	uint64_t	step;		/* -j: bytes from one access to the next; < 8 = 8 */
+	uint64_t	delay_ns;	/* -e: ns spent re-accessing each newly reached page */
 };
 
 /* usemem's command line (without the program name) from @o, and back. 0 / -errno. */

@@ -2,8 +2,10 @@
 /*
  * The workload programs' command lines: usemem's (formatted by the runner, parsed back by the
  * usemem program), the controller's argv for vm-scalability / singleuser, the lkp_compat and
- * fs parameters, the MemAvailable sizing of anon-r-seq, and LKP's brk_test shrink.
+ * fs parameters, the MemAvailable sizing of anon-r-seq, and LKP's brk_test shrink; usemem's
+ * -j stride and -e per-page delay as upstream's loop does them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,114 @@ static void test_usemem_args(void)
 	strcpy(line, "-n 0 4096");
 	argc = split(line, argv, 32);
 	ok(usemem_parse_args(argc, argv, &back, err, sizeof(err)) < 0, "-n 0 refused");
+}
+
+/* -j and -e: upstream's units (memparse sizes, time_parse u/m), formatted back in bytes / ns */
+static void test_usemem_step_delay_args(void)
+{
+	static const struct {
+		const char	*line;
+		uint64_t	step, delay_ns;
+	} good[] = {
+		{ "-j 4k -e 10u 4096", 4096, 10000 },
+		{ "--step 2M --delay 3m 4096", 2 << 20, 3000000 },
+		{ "-j 1t -e 999999999 4096", 1ull << 40, 999999999 },
+		{ "-j 24 4096", 24, 0 },
+	};
+	static const char *const bad[] = {
+		"-e 1000000000 4096",	/* upstream's loop would never end */
+		"-e 1000m 4096", "-e 5s 4096", "-e 10uu 4096", "-j 2t 4096", "-j 3x 4096",
+		"-j -8 4096", "-j 99999999999999999999k 4096",
+	};
+	struct usemem_opts o, back;
+	char line[256], err[256], *argv[32];
+	int argc, ret;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		strcpy(line, good[i].line);
+		argc = split(line, argv, 32);
+		err[0] = '\0';
+		ret = usemem_parse_args(argc, argv, &o, err, sizeof(err));
+		ok(!ret && o.step == good[i].step && o.delay_ns == good[i].delay_ns,
+		   "'%s': step %llu, delay %llu ns %s", good[i].line, (unsigned long long)o.step,
+		   (unsigned long long)o.delay_ns, err);
+		o.nr_task = 1;
+		ok(!usemem_format_args(&o, line, sizeof(line)), "format it");
+		argc = split(line, argv, 32);
+		ok(!usemem_parse_args(argc, argv, &back, err, sizeof(err)) &&
+		   back.step == o.step && back.delay_ns == o.delay_ns, "round trip");
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strcpy(line, bad[i]);
+		argc = split(line, argv, 32);
+		err[0] = '\0';
+		ok(usemem_parse_args(argc, argv, &o, err, sizeof(err)) == -EINVAL &&
+		   (strstr(err, "--step") || strstr(err, "--delay")), "'%s' refused: %s", bad[i],
+		   err);
+	}
+}
+
+/* One usemem run in this process; its "N bytes / N usecs" line. */
+static bool usemem_line(const struct usemem_opts *o, unsigned long long *bytes,
+			unsigned long long *usecs)
+{
+	char err[256] = "", buf[512] = "";
+	FILE *log = tmpfile();
+	bool got = false;
+	int ret;
+
+	if (!log)
+		return false;
+	ret = usemem_run(o, log, err, sizeof(err));
+	rewind(log);
+	while (!ret && fgets(buf, sizeof(buf), log)) {
+		unsigned long long b, u;
+
+		if (sscanf(buf, "%llu bytes / %llu usecs", &b, &u) == 2) {
+			*bytes = b;
+			*usecs = u;
+			got = true;
+		}
+	}
+	fclose(log);
+	if (ret)
+		diag("usemem: %s", err);
+	return got;
+}
+
+/*
+ * The accounting shows how many words the loop touched: size/8 credit + 8 per access. With
+ * -j 4096 one word per page, sequentially or at as many random indices; -j below 8 is 8, as
+ * upstream's `if (step < sizeof(long))`; -e spends at least its delay on every new page.
+ */
+static void test_usemem_step_delay_run(void)
+{
+	const uint64_t size = 1 << 20;
+	struct usemem_opts o = { .bytes = size, .nr_task = 1, .runtime = 60 };
+	unsigned long long bytes = 0, usecs = 0;
+	bool got;
+
+	got = usemem_line(&o, &bytes, &usecs);
+	ok(got && bytes == size / 8 + size,
+	   "no -j: every word (%llu bytes)", bytes);
+	o.step = 4096;
+	got = usemem_line(&o, &bytes, &usecs);
+	ok(got && bytes == size / 8 + size / 4096 * 8,
+	   "-j 4096: one word per page (%llu bytes)", bytes);
+	o.flags = WL_UM_RANDOM;
+	o.seed_set = true;
+	got = usemem_line(&o, &bytes, &usecs);
+	ok(got && bytes == size / 8 + size / 4096 * 8,
+	   "-j 4096 --random: as many random words (%llu bytes)", bytes);
+	o = (struct usemem_opts){ .bytes = size, .nr_task = 1, .runtime = 60, .step = 3 };
+	got = usemem_line(&o, &bytes, &usecs);
+	ok(got && bytes == size / 8 + size,
+	   "-j 3 is -j 8 (%llu bytes)", bytes);
+	o = (struct usemem_opts){ .bytes = 16 * 4096, .nr_task = 1, .runtime = 60, .step = 4096,
+				  .delay_ns = 2000000 };
+	got = usemem_line(&o, &bytes, &usecs);
+	ok(got && bytes == 16 * 4096 / 8 + 16 * 8 &&
+	   usecs >= 16 * 2000, "-e 2m on 16 pages: at least 32 ms (%llu usecs)", usecs);
 }
 
 static char *joined(char **argv)
@@ -224,6 +334,8 @@ static bool under_valgrind(void)
 int main(void)
 {
 	test_usemem_args();
+	test_usemem_step_delay_args();
+	test_usemem_step_delay_run();
 	test_argv();
 	test_params();
 	if (under_valgrind()) {
