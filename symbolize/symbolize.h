@@ -224,6 +224,13 @@ bool sym_session_perf_map(struct sym_session *s, pid_t pid, uint64_t addr,
  * shorter than perf's.
  */
 bool sym_session_unwind_guessed(struct sym_session *s);
+/*
+ * The file (its name as mapped, owned by the session) that the last sym_session_unwind()
+ * reached at a frame and could not unwind through because libdwfl could not place it -- it
+ * overlaps a file placed already, e.g. one mapped a second time elsewhere --, or NULL. Its
+ * chain ends at that frame; perf's goes on.
+ */
+const char *sym_session_unwind_unplaced(struct sym_session *s);
 
 /*
  * The frames perf 6.1 shows instead of a DWARF-unwound user address (and only for those: frame

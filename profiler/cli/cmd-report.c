@@ -227,6 +227,11 @@ static void warn_unwind(const char *input, const struct profile *p)
 		pr_warn("%s: %llu samples unwound to a frame where perf 6.1 finds no CFI and guesses "
 			"callers from %%rbp (libunwind's frame-chain fallback): kprof ends their call "
 			"chains there", input, (unsigned long long)p->nr_unwind_guessed);
+	if (p->nr_unwind_unplaced)
+		pr_warn("%s: %llu samples unwound to a frame in a file that libdwfl cannot place "
+			"where it is mapped (e.g. %s, mapped a second time elsewhere): kprof ends their "
+			"call chains there, perf goes on", input,
+			(unsigned long long)p->nr_unwind_unplaced, p->first_unplaced);
 }
 
 void warn_stale_files(const char *input, const struct profile *p)

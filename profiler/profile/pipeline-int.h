@@ -489,6 +489,8 @@ struct resolver {
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
 	uint64_t			unwind_guessed;	/* of those, perf guesses on */
+	uint64_t			unwind_unplaced;	/* ... a file libdwfl can't place */
+	char				first_unplaced[256];	/* the first such file */
 	bool				perf_maps;	/* every map to sym_session_add_perf_map */
 	struct inl_maps			inl_maps;	/* unwound inlined frames, by map */
 	char				err[256];	/* why it failed */

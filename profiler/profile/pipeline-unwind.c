@@ -13,6 +13,7 @@
  * append_inlines, which only unwound frames get).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,12 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 		r->unwind_short += st->samples;
 	if (sym_session_unwind_guessed(r->sym))
 		r->unwind_guessed += st->samples;
+	if (sym_session_unwind_unplaced(r->sym)) {
+		if (!r->unwind_unplaced)
+			snprintf(r->first_unplaced, sizeof(r->first_unplaced), "%s",
+				 sym_session_unwind_unplaced(r->sym));
+		r->unwind_unplaced += st->samples;
+	}
 	n = (size_t)nk;
 	for (int i = 0; i < nu && !ret; i++) {
 		/* a user-mode sample's leaf is its ip, which the chain's frames began with */

@@ -94,6 +94,13 @@ struct profile {
 	 */
 	uint64_t		nr_unwind_guessed;
 	/*
+	 * Unwound samples whose chain ends at a frame in a file libdwfl could not place (mapped a
+	 * second time elsewhere: symbolize.h sym_session_unwind_unplaced): perf's goes on. The
+	 * first such file (owned).
+	 */
+	uint64_t		nr_unwind_unplaced;
+	char			*first_unplaced;
+	/*
 	 * Unwound samples with an inlined frame that perf reaches through more than one of its
 	 * map objects (pipeline-inlmaps.c): perf report 6.1 may count its Children under the
 	 * function's name too. The functions: their number, their names space separated (owned).
