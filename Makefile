@@ -56,6 +56,11 @@ endif
 override CPPFLAGS += -D_GNU_SOURCE -I. -DKPROF_VERSION='"$(VERSION)"'
 override LDFLAGS += $(SAN_FLAGS)
 
+# make knows files, not flags: the compiler and flags this build was made with are kept in
+# $(O)/build-flags, rewritten only when they change, and every object and link depends on it,
+# so `make LTO=0` after `make` (or a new CFLAGS) rebuilds instead of mixing old objects in.
+BUILD_FLAGS	:= $(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) $(LDFLAGS) $(EXTRA_LDFLAGS) $(LTO_FLAGS)
+
 ifeq ($(V),1)
 Q :=
 msg :=
@@ -170,7 +175,12 @@ $(call obj,$(export_SRCS)): CFLAGS += -I$(PB_GEN)
 $(call obj,$(export_SRCS)): | $(PB_GEN)/profile.pb-c.h
 $(O)/export.a: $(PB_GEN)/profile.pb-c.o
 
-$(O)/%.o: %.c
+$(O)/build-flags: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$(subst ",\",$(BUILD_FLAGS))" | cmp -s - $@ || \
+		printf '%s\n' "$(subst ",\",$(BUILD_FLAGS))" >$@
+
+$(O)/%.o: %.c $(O)/build-flags
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
@@ -189,7 +199,8 @@ endef
 $(foreach m,$(MODULES),$(eval $(call module_archive,$(m))))
 
 # The binary is not linked before the layering check passed.
-$(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layering.ok
+$(PROG_OUT): $(call obj,profiler/cli/main.c) $(ARCHIVES) $(PERF_LIBS) $(O)/layering.ok \
+		$(O)/build-flags
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $(LTO_FLAGS) $(EXTRA_LDFLAGS) -o $@ $(call obj,profiler/cli/main.c) \
 		$(LINK_ALL)
@@ -282,7 +293,7 @@ e2e: tests
 
 # The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
 THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t \
-		   $(O)/tests/unit/test-symbolize-prefetch.t
+		   $(O)/tests/unit/test-profile-pipeline-kernel.t $(O)/tests/unit/test-symbolize-prefetch.t
 
 test-mem: $(UNIT_T)
 	@for t in $(UNIT_T); do \
@@ -327,6 +338,7 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all tests test unit e2e test-mem deps check run check-layering clean distclean fuzz \
+FORCE:
+.PHONY: FORCE all tests test unit e2e test-mem deps check run check-layering clean distclean fuzz \
 	fuzz-build
 .SECONDARY:

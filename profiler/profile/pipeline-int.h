@@ -403,8 +403,8 @@ int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t 
 /*
  * Name the kernel frames of @b and push it to @q once it holds @min_words, in order after any
  * pending batch; waits for the symbols only when too many batches are pending (or @min_words
- * is 1: the last batch). 0 or -errno with err filled (@peer_err: why the queue's consumer
- * failed, when it says).
+ * is 1: the last push, which sends every pending batch even when @b is empty). 0 or -errno
+ * with err filled (@peer_err: why the queue's consumer failed, when it says).
  */
 int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_batch *b,
 		     size_t min_words, const char *peer_err, char *err, size_t errlen);

@@ -262,7 +262,11 @@ int kernel_side_push(struct kernel_side *k, struct pipe_queue *q, struct pipe_ba
 	struct pipe_batch *p;
 	bool loaded;
 
-	if (b->nr < min_words)
+	/*
+	 * The last push (@min_words 1) goes on with an empty @b: the batches pending before it
+	 * hold samples too (the last one filled exactly and went pending), and they must go.
+	 */
+	if (b->nr < min_words && min_words > 1)
 		return 0;
 	pthread_mutex_lock(&k->lock);
 	loaded = k->loaded;

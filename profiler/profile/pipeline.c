@@ -498,8 +498,9 @@ static int finish(struct loader *l, int ret, char *err, size_t errlen)
 
 	if (!ret)
 		ret = flush_samples(l, -1, -1, err, errlen);
+	/* not send_batch(): the batches pending for the kernel's symbols go even if this is empty */
 	if (!ret)
-		ret = send_batch(l, 1, err, errlen);
+		ret = kernel_side_push(&l->kernel, &l->queue, &l->batch, 1, l->res.err, err, errlen);
 	if (!l->queue_started)
 		return ret;
 	l->queue_started = false;
