@@ -286,7 +286,8 @@ static void warn_inline_entries(const char *input, const struct profile *p)
 	pr_warn("%s: %llu samples hold inlined frames of %llu function%s (e.g. %.*s) that perf "
 		"reaches through more than one mapping of their file: perf report 6.1 then turns "
 		"such an inlined entry into one of the function's own, and its children.* keys of "
-		"%s can be larger; kprof counts each sample once", input,
+		"%s can be larger (calltrace.* of their files smaller); kprof counts each sample "
+		"once", input,
 		(unsigned long long)p->nr_inline_multimap,
 		(unsigned long long)p->nr_inline_multimap_funcs,
 		p->nr_inline_multimap_funcs == 1 ? "" : "s",
