@@ -131,10 +131,16 @@ __attribute__((noipa, used)) unsigned long do_rw_once(const struct usemem *um, u
 		}
 		do_access(p, idx, read);
 		rw += sizeof(*p);
-		addr = (unsigned long)(p + idx);
-		if (um->delay_ns && PFN_OF(addr) != PFN_OF(prev_addr)) {
-			delay(um->delay_ns, p, idx, read);
-			prev_addr = addr;
+		/*
+		 * The address only here: computed for every access it stays in %rbp, and perf's
+		 * frame-pointer walk (no frame pointers here) reads the buffer as callers.
+		 */
+		if (um->delay_ns) {
+			addr = (unsigned long)(p + idx);
+			if (PFN_OF(addr) != PFN_OF(prev_addr)) {
+				delay(um->delay_ns, p, idx, read);
+				prev_addr = addr;
+			}
 		}
 		if (!(i & 0xffff) && runtime_exceeded(um)) {
 			*rep = reps;
