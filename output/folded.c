@@ -74,9 +74,29 @@ static void tidy_name(struct strbuf *b, size_t start, bool java)
 	b->len = start + strlen(s);
 }
 
+/*
+ * Where stackcollapse's /(.+) \((\S*)\)/ splits perf script's "[unknown] (DSO)" inside DSO:
+ * its greedy (.+) ends at the last " (" that non-space characters and a ')' follow (the line's
+ * own closing one when they run to the end). A DSO like "/memfd:x (deleted)" has one: the
+ * frame is then "[unknown] (/memfd:x", module "deleted". NULL when the split is the usual one.
+ */
+static const char *unknown_split(const char *dso)
+{
+	const char *split = NULL;
+
+	for (const char *p = strstr(dso, " ("); p; p = strstr(p + 1, " (")) {
+		size_t run = strcspn(p + 2, " ");
+
+		if (!p[2 + run] || memchr(p + 2, ')', run))
+			split = p;
+	}
+	return split;
+}
+
 static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags,
 		     bool java)
 {
+	const char *split;
 	size_t start = b->len;
 	char addr[24];
 	int err;
@@ -88,6 +108,11 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 		err = sb_putn(b, f->sym, cut ? (size_t)(cut - f->sym) : strlen(f->sym));
 	} else if (f->sym) {
 		err = put_name(b, f->sym);
+	} else if ((split = unknown_split(f->dso))) {
+		char *head = strndup(f->dso, (size_t)(split - f->dso));
+
+		err = head ? sb_puts(b, "[unknown] (") ?: put_name(b, head) : -ENOMEM;
+		free(head);
 	} else {
 		/* "[unknown]" becomes "[<module basename>]" when the module is known. */
 		const char *mod = strcmp(f->dso, "[unknown]") ? dso_basename(f->dso) : "unknown";

@@ -234,6 +234,11 @@ struct sym_map {
 	struct sym_file	*file;		/* user mappings: the mapped file */
 	struct kmod	*kmod;		/* kernel module mappings: the module */
 	const char	*dso;		/* interned: the name shown ("/usr/lib/…", "[ext4]") */
+	/*
+	 * unwind-perf.c's maps: which of perf's map objects this is within its process (the
+	 * perf view's gen when it was given; a fork's copy is another view). 0 elsewhere.
+	 */
+	uint32_t	serial;
 };
 struct sym_proc {
 	pid_t		pid;

@@ -206,11 +206,31 @@ int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM
 int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
 			     uint64_t pgoff, const char *filename);
 /*
+ * Which of perf's map objects (struct map) holds @addr in @pid's map list given by
+ * sym_session_add_perf_map(): perf makes one per MMAP record, and a forked process gets
+ * copies of its parent's (new objects); threads share their process's. Two results are the
+ * same object when both fields are equal. False when no such map holds @addr.
+ */
+struct sym_perf_map {
+	const void	*view;
+	uint32_t	serial;
+};
+bool sym_session_perf_map(struct sym_session *s, pid_t pid, uint64_t addr,
+			  struct sym_perf_map *out);
+
+/*
  * Whether the last sym_session_unwind() ended where perf 6.1 finds no CFI and goes on with
  * frames guessed from %rbp (libunwind's frame-chain fallback, not restated): its chain is then
  * shorter than perf's.
  */
 bool sym_session_unwind_guessed(struct sym_session *s);
+/*
+ * The file (its name as mapped, owned by the session) that the last sym_session_unwind()
+ * reached at a frame and could not unwind through because libdwfl could not place it -- it
+ * overlaps a file placed already, e.g. one mapped a second time elsewhere --, or NULL. Its
+ * chain ends at that frame; perf's goes on.
+ */
+const char *sym_session_unwind_unplaced(struct sym_session *s);
 
 /*
  * The frames perf 6.1 shows instead of a DWARF-unwound user address (and only for those: frame

@@ -57,6 +57,8 @@ void perf_view_free(struct sym_proc *p)
 
 int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src)
 {
+	int ret;
+
 	if (!src->perf) {
 		if (dst->perf)
 			dst->perf->nr = 0;
@@ -67,7 +69,11 @@ int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src)
 		if (!dst->perf)
 			return -ENOMEM;
 	}
-	return proc_copy_maps(dst->perf, src->perf);
+	ret = proc_copy_maps(dst->perf, src->perf);
+	/* the copies' serials stay below what the child's own maps get next */
+	if (dst->perf->gen < src->perf->gen)
+		dst->perf->gen = src->perf->gen;
+	return ret;
 }
 
 int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
@@ -87,7 +93,23 @@ int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, u
 		if (!p->perf)
 			return -ENOMEM;
 	}
+	/* one of perf's map objects per MMAP (map__new), told apart by when it was given */
+	m.serial = p->perf->gen + 1;
 	return proc_map_insert(p->perf, &m);
+}
+
+bool sym_session_perf_map(struct sym_session *s, pid_t pid, uint64_t addr,
+			  struct sym_perf_map *out)
+{
+	struct sym_proc *p = procs_find(session_procs(s), pid);
+	const struct sym_map *m = p && p->perf ? proc_map_find(p->perf, addr) : NULL;
+
+	if (!m)
+		return false;
+	/* a forked process's maps are its own view's: perf's maps__clone made new objects */
+	out->view = p->perf;
+	out->serial = m->serial;
+	return true;
 }
 
 /* A mapping's name that perf opens as a file (dso__data_read_addr), not "//anon", "[stack]". */

@@ -65,6 +65,8 @@ struct unwind_ctx {
 	size_t			nr, max;
 	int			err;		/* -ENOMEM seen in a callback */
 	bool			guessed;	/* ended where perf guesses a caller */
+	/* a file libdwfl could not place at a frame (report_module()): the chain ends there */
+	const char		*unplaced;
 	Dwfl_Module		*fde_mod;	/* fde_at()'s module */
 	/*
 	 * The process has perf's view of its maps (sym_session_add_perf_map): the chain is
@@ -183,14 +185,25 @@ static int report_module(struct unwind_ctx *c, uint64_t ip)
 	if (mod) {
 		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 		/* the same file: it was reported for this mapping (the generation is unchanged) */
-		return *userdata == mf.elf_path ? 0 : -1;
-	}
-	mod = dwfl_report_elf(c->p->dwfl, mf.dso, mf.elf_path, -1, mf.start - mf.pgoff, false);
-	if (!mod)
+		if (*userdata == mf.elf_path)
+			return 0;
+		c->unplaced = mf.dso;
 		return -1;
-	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	*userdata = (void *)mf.elf_path;
-	return dwfl_addrmodule(c->p->dwfl, ip) == mod ? 0 : -1;
+	}
+	/*
+	 * libdwfl places a whole file, holes included, and refuses one that overlaps another:
+	 * a file mapped a second time elsewhere (node maps its embedded builtins again at a high
+	 * address) may not fit. perf's maps have no such rule; the chain ends here, said.
+	 */
+	mod = dwfl_report_elf(c->p->dwfl, mf.dso, mf.elf_path, -1, mf.start - mf.pgoff, false);
+	if (mod) {
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = (void *)mf.elf_path;
+		if (dwfl_addrmodule(c->p->dwfl, ip) == mod)
+			return 0;
+	}
+	c->unplaced = mf.dso;
+	return -1;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -514,6 +527,13 @@ static bool ra_defined(struct unwind_ctx *c, Dwarf_Addr pc)
 		  (nops || ops != ops_mem);
 	free(frame);
 	return defined;
+}
+
+const char *sym_session_unwind_unplaced(struct sym_session *s)
+{
+	struct sym_unwind **slot = session_unwind(s);
+
+	return *slot ? (*slot)->ctx.unplaced : NULL;
 }
 
 bool sym_session_unwind_guessed(struct sym_session *s)

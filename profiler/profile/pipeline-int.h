@@ -433,6 +433,44 @@ int kernel_side_wait(struct kernel_side *k, char *err, size_t errlen);
 const char *kernel_side_source(const struct kernel_side *k);
 void kernel_side_release(struct kernel_side *k);
 
+/* ---- inlined frames perf report may count under their function (pipeline-inlmaps.c) ------- */
+
+/* Inlined frames of one name in one function, by event: the map object first seen. */
+struct inl_key {
+	const char		*dso, *name;	/* pooled: "NAME (inlined)" */
+	const char		*base;		/* the function's symbol (pooled) */
+	uint64_t		sym_id;
+	uint32_t		event;
+	struct sym_perf_map	map;		/* of the first frame */
+	bool			multi;		/* reached through another map object too */
+};
+
+/* The keys, and the samples that had frames of them (runs of [samples, nr, key...]). */
+struct inl_maps {
+	struct inl_key	*keys;
+	size_t		nr, alloc;
+	uint32_t	*index;			/* key + 1, open addressing */
+	size_t		index_alloc;
+	uint64_t	*runs;
+	size_t		nr_runs, runs_alloc, last_run;	/* in words */
+	uint64_t	*cur;			/* the keys of the sample being added */
+	size_t		nr_cur, cur_alloc;
+};
+
+/* An inlined frame of the sample being added, reached through map object @m. 0 or -ENOMEM. */
+int inl_maps_frame(struct inl_maps *t, uint32_t event, const char *dso, const char *name,
+		   uint64_t sym_id, const char *base, const struct sym_perf_map *m);
+/* The sample (@samples of them) is complete. 0 or -ENOMEM. */
+int inl_maps_sample(struct inl_maps *t, uint64_t samples);
+/*
+ * The samples with an inlined frame reached through more than one map object, and the
+ * functions of those frames: their number and names (space separated, malloc'd into *funcs;
+ * NULL when none). 0 or -ENOMEM.
+ */
+int inl_maps_result(const struct inl_maps *t, uint64_t *samples, uint64_t *nr_funcs,
+		    char **funcs);
+void inl_maps_release(struct inl_maps *t);
+
 /* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */
 
 struct resolver {
@@ -470,7 +508,10 @@ struct resolver {
 	uint64_t			unwound_samples;	/* samples DWARF-unwound */
 	uint64_t			unwind_short;	/* of those, no caller found */
 	uint64_t			unwind_guessed;	/* of those, perf guesses on */
+	uint64_t			unwind_unplaced;	/* ... a file libdwfl can't place */
+	char				first_unplaced[256];	/* the first such file */
 	bool				perf_maps;	/* every map to sym_session_add_perf_map */
+	struct inl_maps			inl_maps;	/* unwound inlined frames, by map */
 	/*
 	 * pipeline-early.c: the naming thread (user frames, ahead) hands batches to the adding
 	 * thread (kernel frames, the call graphs) through @adds; the batches waiting there for

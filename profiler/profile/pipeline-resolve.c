@@ -404,5 +404,6 @@ void resolver_release(struct resolver *r)
 	for (size_t i = 0; i < r->nr_backlog; i++)
 		pipe_batch_release(&r->backlog[i]);
 	free(r->backlog);
+	inl_maps_release(&r->inl_maps);
 	memset(r, 0, sizeof(*r));
 }

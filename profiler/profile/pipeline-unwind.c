@@ -13,6 +13,7 @@
  * append_inlines, which only unwound frames get).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,8 +127,12 @@ static int add_frames(struct resolver *r, struct callgraph *cg, const struct pip
 			.sym = in[i].sym, .dso = res.dso, .sym_start = res.sym_id,
 			.flags = in[i].inlined ? CG_FRAME_INLINED : 0,
 		};
+		struct sym_perf_map m;
 		int ret = callgraph_frame_id(cg, &f, &r->ids[(*n)++]);
 
+		if (!ret && in[i].inlined && sym_session_perf_map(r->sym, st->pid, addr, &m))
+			ret = inl_maps_frame(&r->inl_maps, st->event, res.dso, in[i].sym,
+					     res.sym_id, res.sym, &m);
 		if (ret)
 			return ret;
 	}
@@ -158,6 +163,12 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 		r->unwind_short += st->samples;
 	if (sym_session_unwind_guessed(r->sym))
 		r->unwind_guessed += st->samples;
+	if (sym_session_unwind_unplaced(r->sym)) {
+		if (!r->unwind_unplaced)
+			snprintf(r->first_unplaced, sizeof(r->first_unplaced), "%s",
+				 sym_session_unwind_unplaced(r->sym));
+		r->unwind_unplaced += st->samples;
+	}
 	n = (size_t)nk;
 	for (int i = 0; i < nu && !ret; i++) {
 		/* a user-mode sample's leaf is its ip, which the chain's frames began with */
@@ -165,5 +176,7 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 
 		ret = add_frames(r, cg, st, ips[i], own, &n);
 	}
+	if (!ret)
+		ret = inl_maps_sample(&r->inl_maps, st->samples);
 	return ret ? ret : resolver_add_ids(r, cg, st, n);
 }

@@ -457,6 +457,12 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_unwound = l->res.unwound_samples;
 	l->p->nr_unwind_short = l->res.unwind_short;
 	l->p->nr_unwind_guessed = l->res.unwind_guessed;
+	l->p->nr_unwind_unplaced = l->res.unwind_unplaced;
+	if (l->res.unwind_unplaced && !(l->p->first_unplaced = strdup(l->res.first_unplaced)))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
+	if (inl_maps_result(&l->res.inl_maps, &l->p->nr_inline_multimap,
+			    &l->p->nr_inline_multimap_funcs, &l->p->inline_multimap_funcs))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
@@ -577,6 +583,8 @@ void profile_free(struct profile *p)
 	free(p->kernel_source);
 	free(p->first_stale);
 	free(p->first_stale_module);
+	free(p->inline_multimap_funcs);
+	free(p->first_unplaced);
 	for (size_t i = 0; i < p->nr_build_ids; i++)
 		free(p->build_ids[i].filename);
 	free(p->build_ids);

@@ -93,6 +93,21 @@ struct profile {
 	 * guessed from %rbp (symbolize.h sym_session_unwind_guessed): perf's chain is longer.
 	 */
 	uint64_t		nr_unwind_guessed;
+	/*
+	 * Unwound samples whose chain ends at a frame in a file libdwfl could not place (mapped a
+	 * second time elsewhere: symbolize.h sym_session_unwind_unplaced): perf's goes on. The
+	 * first such file (owned).
+	 */
+	uint64_t		nr_unwind_unplaced;
+	char			*first_unplaced;
+	/*
+	 * Unwound samples with an inlined frame that perf reaches through more than one of its
+	 * map objects (pipeline-inlmaps.c): perf report 6.1 may count its Children under the
+	 * function's name too. The functions: their number, their names space separated (owned).
+	 */
+	uint64_t		nr_inline_multimap;
+	uint64_t		nr_inline_multimap_funcs;
+	char			*inline_multimap_funcs;
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */

@@ -94,6 +94,20 @@ static void test_unresolved_and_addrs(void)
 	       "ab;g;f 5\n", "FOLDED_ADDRS: the Perl script's \"[module <hex>]\"");
 	free(text);
 	callgraph_free(cg);
+
+	/* perf script's "[unknown] (/memfd:x (deleted))": the script's regex splits at " (" */
+	cg = callgraph_new();
+	cg_test_add(cg, "mf", "?+0x7@/memfd:sealed-91 (deleted)", 1, 1);
+	cg_test_add(cg, "sp", "?+0x7@/tmp/a b/lib.so;?+0x9@/x (y z)/c.so", 1, 1);
+	text = folded(cg, 0, &err);
+	is_str(text, "mf;[unknown] (/memfd:sealed-91 1\nsp;[c.so];[lib.so] 1\n",
+	       "a deleted file: \"[unknown] (PATH\", as the script's regex splits it");
+	free(text);
+	text = folded(cg, FOLDED_TIDY, &err);
+	is_str(text, "mf;[unknown]  1\nsp;[c.so];[lib.so] 1\n",
+	       "... \"[unknown] \" once tidied, as perf script | stackcollapse-perf.pl");
+	free(text);
+	callgraph_free(cg);
 }
 
 static void test_kernel_and_names(void)

@@ -4,7 +4,7 @@
  * when it does not -- the placement of .eh_frame_hdr at the file's lowest map (maps left from
  * before an exec included), the %rbp 0 end, the frame-pointer heuristic, perf's reads (the
  * last word of the stack copy is "outside" it; a map without a file reads as 0; nothing
- * mapped fails), and the view's fork copy.
+ * mapped fails), and the view's fork copy; which of perf's map objects holds an address.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +156,42 @@ static void test_fork_copy(void)
 	free(parent.maps);
 }
 
+/*
+ * perf's map objects: one per MMAP (the same file mapped again at the same place after an
+ * exec is another), a forked process's copies are others, threads share their process's.
+ */
+static void test_map_objects(void)
+{
+	struct sym_opts o = { .no_kernel = true };
+	struct sym_session *s = sym_session_new(&o);
+	struct sym_perf_map a, b, c, d;
+
+	if (!s) {
+		ok(0, "session");
+		return;
+	}
+	ok(!sym_session_perf_map(s, 10, BIAS, &a), "no map given: none");
+	is_int(sym_session_add_perf_map(s, 10, BIAS, 0x1000, 0, LIBC), 0, "a map given");
+	ok(sym_session_perf_map(s, 10, BIAS + 0x10, &a) &&
+	   sym_session_perf_map(s, 10, BIAS + 0x20, &b) && a.view == b.view && a.serial == b.serial,
+	   "two addresses of one map: one object");
+	ok(!sym_session_perf_map(s, 10, BIAS + 0x1000, &b), "past its end: none");
+	is_int(sym_session_fork(s, 10, 11), 0, "fork");
+	ok(sym_session_perf_map(s, 11, BIAS + 0x10, &c) && c.view != a.view,
+	   "the child's copy is another object");
+	is_int(sym_session_add_perf_map(s, 10, BIAS, 0x1000, 0, LIBC), 0, "mapped again (exec)");
+	ok(sym_session_perf_map(s, 10, BIAS + 0x10, &b) && b.view == a.view && b.serial != a.serial,
+	   "the same range mapped again: another object");
+	is_int(sym_session_add_perf_map(s, 11, BIAS + 0x4000, 0x1000, 0, LIBC), 0,
+	       "the child maps more");
+	ok(sym_session_perf_map(s, 11, BIAS + 0x4010, &d) && d.view == c.view &&
+	   d.serial != c.serial, "... another object than its copied one");
+	sym_session_free(s);
+}
+
 int main(void)
 {
+	test_map_objects();
 	test_placement();
 	test_unmapped_table();
 	test_reads();

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inlined frames by perf map object (pipeline-inlmaps.c): a sample counts when one of its
+ * inlined frames is of a (event, module, function, name) that perf reaches through two map
+ * objects -- whenever in the recording the second one comes --, once however many such frames
+ * it has; the functions are named once each.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler/profile/pipeline-int.h"
+#include "tests/tap.h"
+
+static const char dso[] = "/usr/lib/ld-linux-x86-64.so.2", other_dso[] = "/usr/lib/libc.so.6";
+static const char in_a[] = "dl_platform_init (inlined)", in_b[] = "_dl_start_final (inlined)";
+static const char base_a[] = "_dl_sysdep_start", base_b[] = "_dl_start";
+static int view1, view2;
+
+static int frame(struct inl_maps *t, uint32_t ev, const char *d, const char *name, uint64_t id,
+		 const char *base, const void *view, uint32_t serial)
+{
+	struct sym_perf_map m = { .view = view, .serial = serial };
+
+	return inl_maps_frame(t, ev, d, name, id, base, &m);
+}
+
+static void test_one_map(void)
+{
+	struct inl_maps t = { 0 };
+	uint64_t samples = 9, nr = 9;
+	char *funcs = (char *)1;
+	int bad = 0;
+
+	/* one process: both frames of every sample through the same map object */
+	for (int i = 0; i < 50; i++) {
+		bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view1, 3);
+		bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 3);
+		bad |= inl_maps_sample(&t, 1);
+	}
+	ok(!bad, "frames and samples added");
+	ok(!inl_maps_result(&t, &samples, &nr, &funcs) && !samples && !nr && !funcs,
+	   "one map object: nothing to say");
+	is_int(t.nr_runs, 2 + 2, "50 alike samples: one run");
+	inl_maps_release(&t);
+}
+
+static void test_two_maps(void)
+{
+	struct inl_maps t = { 0 };
+	uint64_t samples, nr;
+	char *funcs = NULL;
+	int bad = 0;
+
+	/* before the exec: 3 samples; a sample without inlined frames adds nothing */
+	for (int i = 0; i < 3; i++) {
+		bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view1, 3);
+		bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 3);
+		bad |= inl_maps_sample(&t, 1);
+	}
+	bad |= inl_maps_sample(&t, 5);
+	/* a same-named inlined frame of another function, module or event stays apart */
+	bad |= frame(&t, 0, dso, in_a, 0x99000, "elsewhere", &view1, 3);
+	bad |= inl_maps_sample(&t, 1);
+	bad |= frame(&t, 0, other_dso, in_a, 0x1a2d0, "libc_fn", &view1, 4);
+	bad |= inl_maps_sample(&t, 1);
+	bad |= frame(&t, 1, dso, in_a, 0x1a2d0, base_a, &view2, 1);
+	bad |= inl_maps_sample(&t, 1);
+	/* after the exec: the same file, a new map object (same address with setarch -R) */
+	bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 7);
+	bad |= inl_maps_sample(&t, 2);
+	ok(!bad, "frames and samples added");
+	ok(!inl_maps_result(&t, &samples, &nr, &funcs), "result");
+	is_int(samples, 3 + 2, "the samples before the second map count too, each once");
+	is_int(nr, 1, "one function");
+	ok(funcs && !strcmp(funcs, base_b), "... named: %s", funcs ? funcs : "(null)");
+	free(funcs);
+
+	/* a forked process's copy (another view, same serial) is another object */
+	bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view2, 3);
+	bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view2, 7);
+	bad |= inl_maps_sample(&t, 1);
+	ok(!bad && !inl_maps_result(&t, &samples, &nr, &funcs), "a fork's sample added");
+	is_int(samples, 3 + 2 + 1, "... counted once with both its frames");
+	is_int(nr, 2, "two functions");
+	ok(funcs && !strcmp(funcs, "_dl_sysdep_start _dl_start"), "... in first-seen order: %s",
+	   funcs ? funcs : "(null)");
+	free(funcs);
+	inl_maps_release(&t);
+	ok(!t.keys && !t.runs && !t.nr, "released is empty");
+}
+
+static void test_many(void)
+{
+	struct inl_maps t = { 0 };
+	char (*names)[16] = calloc(3000, sizeof(*names));
+	uint64_t samples, nr;
+	char *funcs = NULL;
+	int bad = 0;
+
+	for (int i = 0; i < 3000; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		bad |= frame(&t, 0, dso, names[i], (uint64_t)i, names[i], &view1, 1);
+		bad |= inl_maps_sample(&t, 1);
+	}
+	/* every third one again through another map, in another order */
+	for (int i = 2999; i >= 0; i -= 3) {
+		bad |= frame(&t, 0, dso, names[i], (uint64_t)i, names[i], &view1, 2);
+		bad |= inl_maps_sample(&t, 1);
+	}
+	ok(!bad && !inl_maps_result(&t, &samples, &nr, &funcs), "3000 keys, past table growth");
+	is_int(t.nr, 3000, "... each once");
+	is_int(nr, 1000, "a third of them seen twice");
+	is_int(samples, 2000, "... in 2000 samples");
+	free(funcs);
+	free(names);
+	inl_maps_release(&t);
+}
+
+int main(void)
+{
+	test_one_map();
+	test_two_maps();
+	test_many();
+	return done_testing();
+}
