@@ -47,9 +47,11 @@ compare_lkp_inlined() {
 	ldso=$(perf report $LKP_OPTS -i "$1" 2>/dev/null |
 		sed -n 's/.*ld-linux[^ ]* *\[\.\] \([^ ]*\).*/\1/p' | grep -vx _start | lkp_names) &&
 	test -n "$names" && test -n "$ldso" &&
-	perl "$E2E/lkp-keys-compare.pl" \
-		<(grep -Ev "^perf-profile\.(children\.[^.]*\.($names)|calltrace\.[^.]*\.($ldso))[.:]" "$1.perf.cmp") \
-		<(grep -Ev "^perf-profile\.(children\.[^.]*\.($names)|calltrace\.[^.]*\.($ldso))[.:]" "$1.kprof") 0.01
+	grep -Ev "^perf-profile\.(children\.[^.]*\.($names)|calltrace\.[^.]*\.($ldso))[.:]" \
+		"$1.perf.cmp" >"$1.perf.kept" &&
+	grep -Ev "^perf-profile\.(children\.[^.]*\.($names)|calltrace\.[^.]*\.($ldso))[.:]" \
+		"$1.kprof" >"$1.kprof.kept" &&
+	compare_keys_split "$1.perf.kept" "$1.kprof.kept"
 }
 
 # No map object seen twice: every key equal to perf's, and no warning.
