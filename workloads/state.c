@@ -227,6 +227,21 @@ static int recover_file(int fd, const char *name, char *report, size_t len)
 	return ret;
 }
 
+bool workload_state_held(pid_t pid)
+{
+	char path[64];
+	bool held;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d.state", WL_STATE_DIR, (int)pid);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) != 0;
+	close(fd);
+	return held;
+}
+
 int workload_recover(char *report, size_t len)
 {
 	DIR *d;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include "profiler/lib/lib.h"
 
@@ -123,6 +124,12 @@ int workload_cleanup(struct wl_env *env, char *err, size_t errlen);
  * Root only; for other users nothing was ever changed and this returns 0.
  */
 int workload_recover(char *report, size_t len);
+/*
+ * Whether the kprof of process @pid still holds its state file: it, or a process it forked
+ * that has not exited yet (they share its flock). False when it has none, or when it has died
+ * and every such process with it: then workload_recover() undoes what it left.
+ */
+bool workload_state_held(pid_t pid);
 
 /*
  * Run the workload (all its repeats) in the calling process, which is expected to be a child

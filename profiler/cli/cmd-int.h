@@ -31,6 +31,7 @@ struct kprof_cmd {
 	X(list, "the events and tracepoints -e accepts on this machine")	\
 	X(plot, "plot one metric's per-run values of two result sets")	\
 	X(record, "sample events into a perf.data file (perf's format)")	\
+	X(recover, "undo the system changes of a kprof that died (sysctls, hugetlb, mounts)") \
 	X(report, "perf.data as LKP perf-profile keys, a Children/Self table or JSON")	\
 	X(run, "run a built-in workload N times: LKP metrics, monitors, profile")	\
 	X(sched, "scheduler wait and delay per call chain (perf sched timehist), LKP keys")	\

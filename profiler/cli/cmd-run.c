@@ -110,6 +110,21 @@ static int find_programs(char *bindir, size_t len)
 	return KPROF_EXIT_OK;
 }
 
+/*
+ * Root's runs change the system: leave a guardian (`kprof recover --wait-fd 3`) that undoes
+ * those changes the moment this process dies, even by SIGKILL. Without one a killed run's
+ * changes wait for the next `kprof run` (or `kprof recover`): said, not fatal.
+ */
+static void start_guardian(void)
+{
+	char pid[16], err[256] = "";
+	char *const argv[] = { "kprof", "-q", "recover", "--wait-fd", "3", "--pid", pid, NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (run_guardian_start(argv, 3, err, sizeof(err)))
+		pr_warn("%s: a killed run's system changes wait for the next kprof run", err);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -224,6 +239,8 @@ int cmd_run(int argc, char **argv)
 	if (opt != KPROF_EXIT_OK)
 		goto out;
 	ret = run_batch_prepare(b, err, sizeof(err));
+	if (!ret && !geteuid())
+		start_guardian();
 	/* interrupts end a run cleanly */
 	sigemptyset(&sa.sa_mask);
 	if (!ret && (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||

@@ -91,6 +91,15 @@ void run_batch_result(const struct run_batch *b, size_t i, struct run_set_result
 void run_batch_write_top_rows(const struct run_batch *b, FILE *fp);
 void run_batch_free(struct run_batch *b);	/* NULL-safe */
 
+/*
+ * Start the guardian of this process (run-guardian.c): this program run with @argv, holding at
+ * descriptor @wait_fd (>= 3) the read end of a pipe that reads end-of-file once this process
+ * has exited, however it exited. Its stdin and stdout are /dev/null, stderr is ours. It is not
+ * our child (a double fork), so call this before run_batch_run() makes us a subreaper.
+ * Forks: call it while single-threaded. 0; -errno with the reason in @err (no guardian then).
+ */
+int run_guardian_start(char *const argv[], int wait_fd, char *err, size_t errlen);
+
 /* A set name: one path component of [A-Za-z0-9._+-], 1..64 characters, not starting with
  * '.' or '-'. */
 bool run_name_valid(const char *name);

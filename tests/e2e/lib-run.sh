@@ -25,6 +25,18 @@ no_leftovers() {
 	! { command -v losetup >/dev/null && losetup -a | grep -q kprof-truncate; }
 }
 
+# guardian_of PID: the pid of the guardian (`kprof -q recover --wait-fd 3 --pid PID`) root's
+# `kprof run` PID started (profiler/run/run-guardian.c; not its child: a double fork), waiting
+# up to 10 s for it to appear; fails without one.
+guardian_of() {
+	local i
+	for i in $(seq 200); do
+		pgrep -f "^kprof -q recover --wait-fd 3 --pid $1\$" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Prerequisites of the cases that change the system (see lib.sh's prereq_* convention).
 HP=/sys/kernel/mm/hugepages/hugepages-2048kB
 prereq_HUGETLB() { prereq_ROOT && [ -w $HP/nr_overcommit_hugepages ]; }

@@ -151,14 +151,15 @@ test_expect_success LOOPFS,STRACE 'truncate: xfs by default, fs=ext4 on request'
 
 sysctls() { cat /proc/sys/vm/overcommit_memory /proc/sys/vm/max_map_count /proc/sys/kernel/threads-max | paste -sd" "; }
 
-# lkp_sysctls: wait until the sysctls are LKP's (a run in progress set them)
-lkp_sysctls() {
+# wait_sysctls VALUES: wait until the sysctls are VALUES (a run set them, or restored them)
+wait_sysctls() {
 	local i
 	for i in $(seq 400); do
-		[ "$(sysctls)" = "1 1073741824 1048576" ] && return 0; sleep 0.05
+		[ "$(sysctls)" = "$1" ] && return 0; sleep 0.05
 	done
 	return 1
 }
+lkp_sysctls() { wait_sysctls "1 1073741824 1048576"; }
 
 test_expect_success ROOT 'LKP sysctls during a vm-scalability run, restored after it and on Ctrl-C' '
 	before=$(sysctls) &&
@@ -176,7 +177,8 @@ test_expect_success ROOT 'LKP sysctls during a vm-scalability run, restored afte
 '
 
 # Two overlapping runs: the first sets, the last restores; a kprof killed with SIGKILL holds
-# nothing from the moment it dies, and the next run puts the system's values back.
+# nothing from the moment it dies: its guardian puts the system's values back at once, and
+# when the guardian was killed too, the next run does.
 test_expect_success ROOT 'LKP sysctls: overlapping runs, and a kprof killed with SIGKILL' '
 	before=$(sysctls) &&
 	# (runtime is a cap: the read case is the one that lasts until it is stopped)
@@ -187,14 +189,35 @@ test_expect_success ROOT 'LKP sysctls: overlapping runs, and a kprof killed with
 	[ "$(sysctls)" = "1 1073741824 1048576" ] &&
 	kill -INT $long && { wait $long || :; } &&
 	[ "$(sysctls)" = "$before" ] &&
-	{ "$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s3 >/dev/null 2>&1 & } &&
+	{ "$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s3 >/dev/null 2>g.err & } &&
 	pid=$! &&
-	lkp_sysctls &&
+	lkp_sysctls && guardian_of $pid >/dev/null &&
 	kill -KILL $pid && { wait $pid || :; } &&
+	wait_sysctls "$before" && [ ! -e /run/kprof/sysctl.saved ] &&
+	for i in $(seq 100); do grep -q "sysctls released" g.err && break; sleep 0.05; done &&
+	cat g.err &&
+	grep -q "^kprof: warning: undone after a kprof that died: .*LKP.s sysctls released" g.err &&
+	{ "$KPROF" -q run anon-r-seq-mt runtime=30 --runs 1 --no-profile -o s4 >/dev/null 2>&1 & } &&
+	pid=$! &&
+	lkp_sysctls && g=$(guardian_of $pid) &&
+	kill -KILL $g $pid && { wait $pid || :; } &&
+	sleep 0.5 &&
 	[ "$(sysctls)" = "1 1073741824 1048576" ] && [ -e /run/kprof/sysctl.saved ] &&
-	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile -o s4 >/dev/null 2>err &&
+	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile -o s5 >/dev/null 2>err &&
 	grep -q "undone after a kprof that died: .*LKP.s sysctls released" err &&
 	[ "$(sysctls)" = "$before" ] && [ ! -e /run/kprof/sysctl.saved ]
+'
+
+# The guardian is not a run's child as the batch sees it (no exit signal): a clean run leaves
+# no guardian behind and nothing to undo, and `kprof recover` by hand finds nothing.
+test_expect_success ROOT 'guardian: gone after a clean run; kprof recover finds nothing' '
+	"$KPROF" run brk_test testtime=1 --runs 1 --no-profile -o s6 >/dev/null 2>c.err &&
+	for i in $(seq 100); do
+		pgrep -f "^kprof -q recover --wait-fd 3 --pid" >/dev/null || break; sleep 0.05
+	done &&
+	! pgrep -f "^kprof -q recover --wait-fd 3 --pid" &&
+	! grep -q "undone" c.err &&
+	"$KPROF" recover 2>r.err && grep -q "nothing to undo" r.err
 '
 
 # The saved values are root's alone: what another user plants in /dev/shm is never read.
@@ -205,6 +228,13 @@ test_expect_success ROOT 'LKP sysctls: nothing is read from or written to /dev/s
 	[ "$(sysctls)" = "$before" ] && [ "$(head -1 /dev/shm/kprof-sysctl.state)" = "0 0 0" ] &&
 	rm -f /dev/shm/kprof-sysctl.state /dev/shm/kprof-sysctl.lock &&
 	[ "$(stat -c %a /run/kprof)" = 700 ]
+'
+
+test_expect_success 'kprof recover: options' '
+	rc=0; "$KPROF" recover --pid 12 2>e1 || rc=$?; [ $rc -eq 2 ] && grep -q "pid goes with --wait-fd" e1 &&
+	rc=0; "$KPROF" recover --wait-fd x 2>e2 || rc=$?; [ $rc -eq 2 ] &&
+	grep -q "recover: --wait-fd .x.: a file descriptor number" e2 &&
+	rc=0; "$KPROF" recover extra 2>e3 || rc=$?; [ $rc -eq 2 ] && grep -q "unexpected argument" e3
 '
 
 test_expect_success 'singleuser: a small process, AIM'"'"'s ./true is a shell script' '

@@ -184,16 +184,35 @@ test_expect_success ROOT 'full disk: kprof run keeps matrix.json and the run dir
 	! ls -a "$base" | grep -q "\.run-"
 '
 
-test_expect_success ROOT,LOOPFS 'kill -9 during a truncate run: the next run undoes what it left' '
+# wait_truncate_mounted PID: until `kprof run truncate` PID has its filesystem mounted
+wait_truncate_mounted() {
+	local i
+	for i in $(seq 1500); do
+		grep -qs mount /run/kprof/$1.state && grep -q kprof-truncate /proc/mounts && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+test_expect_success ROOT,LOOPFS 'kill -9 during a truncate run: its guardian undoes what it left at once' '
+	sysstate_lock || exit 1
+	"$KPROF" run truncate nr_task=1 size=1G --runs 1 --no-profile -o k8 >k8.out 2>k8.err &
+	pid=$! &&
+	wait_truncate_mounted $pid && guardian_of $pid >/dev/null &&
+	kill -9 $pid && wait $pid || true &&
+	for i in $(seq 250); do no_leftovers && grep -q "unmounted" k8.err && break; sleep 0.02; done &&
+	cat k8.err &&
+	grep -q "^kprof: warning: undone after a kprof that died: /tmp/kprof-truncate-.* unmounted; /dev/shm/kprof-truncate-.* removed" k8.err &&
+	no_leftovers && ! test -e /run/kprof/$pid.state
+'
+
+test_expect_success ROOT,LOOPFS 'kill -9 of a truncate run and its guardian: the next run undoes what they left' '
 	sysstate_lock || exit 1
 	# (its own line: "a && b &" would put the lock in the background job too)
 	"$KPROF" run truncate nr_task=1 size=1G --runs 1 --no-profile -o k9 >k9.out 2>&1 &
 	pid=$! &&
-	for i in $(seq 1500); do
-		grep -qs mount /run/kprof/$pid.state && grep -q kprof-truncate /proc/mounts && break
-		sleep 0.02
-	done &&
-	kill -9 $pid && wait $pid || true &&
+	wait_truncate_mounted $pid && g=$(guardian_of $pid) &&
+	kill -9 $g $pid && wait $pid || true &&
 	grep -q kprof-truncate /proc/mounts &&
 	ls -a k9/truncate/*/*/ | grep -q "^\.run-$pid\.tmp$" &&
 	"$KPROF" run truncate nr_task=1 size=1G --runs 1 --no-profile -o k9 >k9b.out 2>k9b.err &&
