@@ -74,7 +74,7 @@ static int slots_grow(struct sym_cache *c)
 }
 
 /* The one interned copy of answer @want; NULL on ENOMEM. */
-static const struct cache_res *res_intern(struct sym_cache *c, const struct cache_res *want)
+static struct cache_res *res_intern(struct sym_cache *c, const struct cache_res *want)
 {
 	struct cache_res_chunk *ch = c->chunks;
 	struct cache_res *r;
@@ -114,7 +114,7 @@ const struct cache_slot *cache_add(struct sym_cache *c, const void *obj, uint64_
 				   const struct cache_entry *e)
 {
 	struct cache_res want = { .sym = e->sym, .dso = e->dso, .sym_id = e->sym_id, .rc = e->rc };
-	const struct cache_res *res;
+	struct cache_res *res;
 	size_t i;
 
 	/*

@@ -599,6 +599,7 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->sym_start = 0;
 	out->sym_id = 0;
 	out->dso_addr = addr;
+	out->owner = NULL;
 	if (kernel) {
 		obj = (const void *)(s->kernel_gen * 2 + 1);
 		off = addr;
@@ -632,6 +633,9 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->sym_start = e->res->sym ? addr - e->sym_off : 0;
 	/* a file's symbols are identified in the file; the kernel has one address space */
 	out->sym_id = !e->res->sym ? 0 : kernel ? out->sym_start : e->res->sym_id;
+	/* a kernel symbol's identity is its address (above), not the interned answer's */
+	if (!kernel)
+		out->owner = &e->res->owner;
 	return e->res->rc;
 }
 

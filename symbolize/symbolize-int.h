@@ -200,12 +200,13 @@ struct cache_res {
 	const char	*sym, *dso;
 	uint64_t	sym_id;
 	int		rc;
+	void		*owner;		/* the caller's (struct sym_result.owner) */
 };
 /* 32 bytes: the key, the answer, and the address's offset into its symbol. */
 struct cache_slot {
 	const void		*obj;	/* key: the file, or the kernel sentinel; NULL: free */
 	uint64_t		addr;	/* key: file offset (user) or address (kernel) */
-	const struct cache_res	*res;
+	struct cache_res	*res;
 	uint64_t		sym_off;
 };
 struct cache_res_chunk;

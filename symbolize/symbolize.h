@@ -93,6 +93,14 @@ struct sym_result {
 	 * mapping) the address itself.
 	 */
 	uint64_t	dso_addr;
+	/*
+	 * A pointer the caller may keep with this answer of a user address (NULL for the kernel
+	 * and for an address no mapping covers): NULL until the caller sets it, then the same for
+	 * every address of every process that resolves to the same symbol, module and identity,
+	 * while the session lives. A caller that makes something of each distinct answer finds it
+	 * here instead of hashing the answer again.
+	 */
+	void		**owner;
 };
 
 /*

@@ -133,7 +133,8 @@ static int add_backlog(struct resolver *r)
 	for (size_t i = 0; i < r->nr_backlog; i++) {
 		if (!ret)
 			ret = add_batch(r, r->backlog[i].w, r->backlog[i].nr);
-		pipe_batch_release(&r->backlog[i]);
+		/* back to the reading side through the naming thread: not faulted in again */
+		pipe_queue_recycle(&r->adds, &r->backlog[i]);
 	}
 	r->nr_backlog = 0;
 	return ret;

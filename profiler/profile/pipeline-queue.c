@@ -16,9 +16,13 @@ struct consumer_start {
 	int			(*start)(void *arg);
 };
 
-uint64_t *pipe_batch_room(struct pipe_batch *b, size_t words)
+uint64_t *pipe_batch_grow(struct pipe_batch *b, size_t words)
 {
-	uint64_t *w = grow_array(b->w, &b->alloc, b->nr + words, sizeof(*w));
+	uint64_t *w;
+
+	if (!b->w && !b->alloc)
+		b->alloc = PIPE_BATCH_ALLOC;
+	w = grow_array(b->w, &b->alloc, b->nr + words, sizeof(*w));
 
 	if (!w)
 		return NULL;
@@ -71,6 +75,17 @@ static void put_spare(struct pipe_queue *q, struct pipe_batch *b)
 	else
 		pipe_batch_release(b);
 	memset(b, 0, sizeof(*b));
+}
+
+void pipe_queue_recycle(struct pipe_queue *q, struct pipe_batch *b)
+{
+	if (!q->threaded) {
+		pipe_batch_release(b);
+		return;
+	}
+	pthread_mutex_lock(&q->lock);
+	put_spare(q, b);
+	pthread_mutex_unlock(&q->lock);
 }
 
 static void fail(struct pipe_queue *q, int ret)

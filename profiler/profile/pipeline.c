@@ -21,9 +21,6 @@
 #include "profiler/profile/profile.h"
 #include "symbolize/symbolize.h"
 
-/* A batch goes to the resolving side once it holds this much (1 MiB). */
-#define BATCH_WORDS	(1u << 17)
-
 struct loader {
 	const struct profile_load_opts	*o;
 	struct pd_reader		*r;
@@ -66,7 +63,7 @@ static int send_stack(const struct agg_entry *e, const uint64_t *chain, void *ar
 	 * A full flush of the table is ~20% of a large file's stacks: sent on in batches as it
 	 * goes, the resolving side starts on them at once (and its threads on each other's).
 	 */
-	return pipe_queue_push(&l->queue, &l->batch, BATCH_WORDS);
+	return pipe_queue_push(&l->queue, &l->batch, PIPE_BATCH_WORDS);
 }
 
 /* The batch to the resolving side once it holds @min_words. */
@@ -340,7 +337,7 @@ static int process(struct loader *l, const struct pd_record *rec, char *err, siz
 	default:
 		break;
 	}
-	return ret ? ret : send_batch(l, BATCH_WORDS, err, errlen);
+	return ret ? ret : send_batch(l, PIPE_BATCH_WORDS, err, errlen);
 }
 
 /* The kallsyms snapshot `kprof record` leaves next to the file, if there is one. */

@@ -112,6 +112,57 @@ static void records_no_rounds(struct buf *b)
 		put_sample(b, 100, 1000 + (i % 2 ? i : 200 - i));
 }
 
+/* 3,000 rounds of 50 samples, out of order within each round: ~7 MB of records. */
+static void records_many_rounds(struct buf *b)
+{
+	for (uint64_t round = 0; round < 3000; round++) {
+		for (uint64_t j = 0; j < 50; j++)
+			put_sample(b, 100, 1 + round * 100 + (j * 37) % 50);
+		put_round(b);
+	}
+}
+
+/*
+ * A file larger than the steps in which the mapped data section is given back: every record
+ * comes out in order and whole, read where it is after the pages before it were dropped.
+ */
+static void test_mapped_rounds(void)
+{
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_many_rounds,
+			       0, 0, 0 };
+	struct buf f = build(&o);
+	uint64_t last = 0, n = 0, backwards = 0, bad = 0;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256] = "";
+	int ret;
+
+	write_file(f.p, f.len);
+	free(f.p);
+	if (!ok(pd_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
+		return;
+	ok(r->map != NULL, "the data section of a regular file is mapped");
+	while ((ret = pd_reader_next(r, &rec, err, sizeof(err))) > 0) {
+		struct pd_sample s;
+
+		if (rec.hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		/* the body as read now, not the time taken from it when it was queued */
+		bad += pd_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s) ||
+		       s.time != rec.time || s.ip != 0x401000;
+		backwards += rec.time < last;
+		last = rec.time;
+		n++;
+	}
+	is_int(ret, 0, "read to the end (%s)", err);
+	is_u64(n, 150000, "every sample delivered");
+	is_u64(backwards, 0, "in time order");
+	is_u64(bad, 0, "each one whole");
+	ok(r->map_dropped > 0, "pages behind the queue were given back (%zu bytes)",
+	   r->map_dropped);
+	pd_reader_close(r);
+}
+
 static void test_queue_limit(void)
 {
 	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_no_rounds, 0, 0, 0 };
@@ -312,6 +363,7 @@ int main(void)
 	test_good_file();
 	test_attr_sizes();
 	test_queue_limit();
+	test_mapped_rounds();
 	test_bad_headers();
 	test_bad_records();
 	test_truncation();
