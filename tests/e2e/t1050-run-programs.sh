@@ -121,16 +121,20 @@ test_expect_success PERF_EVENTS,NUMA_SYSFS 'numa-vmstat and numa-meminfo; sched_
 
 # Report 002's headline: unlinkat -> evict -> truncate_inode_pages_range. The profile covers
 # the timed phase (the untimed create+read is paused); the shares are over the workload's own
-# processes (the machine may be shared: other load is not the workload's).
+# processes (the machine may be shared: other load is not the workload's). 8 GiB: xfs frees
+# large folios, so 2 GiB were ~6 truncation samples at 1 kHz against ~17 of the processes'
+# start and exit, a verdict by one or two samples; 8 GiB gives ~25 against the same ~17.
 test_expect_success PERF_EVENTS,LOOPFS 'truncate: the truncation is the largest kernel share' '
-	"$KPROF" -q run truncate unit_size=2G size=2G --runs 1 -o r >out 2>err &&
+	"$KPROF" -q run truncate unit_size=8G size=8G --runs 1 -o r >out 2>err &&
 	d=$(echo r/truncate/*/*/0) &&
 	kernel_share "$d/profile.folded" "rm|vm-scalability|sh|cat|truncate" >shares &&
 	head -12 shares &&
-	# the syscall entry frames are shared by every syscall: the first frame below them
-	grep -vE " (entry_SYSCALL_64_after_hwframe|do_syscall_64)_\[k\]$" shares | head -1 >top &&
-	grep -qE " (__x64_sys_unlinkat|do_unlinkat|evict|xfs_fs_evict_inode|truncate_inode_pages_range)_\[k\]$" top &&
 	truncate_share=$(awk "/ truncate_inode_pages_range_\[k\]$/ { print \$1 }" shares) &&
+	# the syscall entry frames are shared by every syscall: no frame below them is larger
+	# (its own callees may equal it: on a PVM guest every sample taken with interrupts off
+	# lands in pvm_irq_enable, which the truncation calls with the page cache lock released)
+	grep -vE " (entry_SYSCALL_64_after_hwframe|do_syscall_64)_\[k\]$" shares | head -1 >top &&
+	awk -v t="$truncate_share" "{ exit !(\$1 <= t) }" top &&
 	read_share=$(awk "/ (filemap_read|ksys_read)_\[k\]$/ { s = \$1 > s ? \$1 : s } END { print s + 0 }" shares) &&
 	awk -v t="$truncate_share" -v r="$read_share" "BEGIN { exit !(t > 20 && t > 2 * r) }"
 '
