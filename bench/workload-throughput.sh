@@ -16,10 +16,13 @@
 #
 # Each round runs kprof, the reference and the reference again (A/A), each taking each position
 # in turn, so drift hits all three. Reported per case:
-#   ratio    median kprof / median reference (throughput, > 1: kprof faster);
-#   r-ratio  the median of the per-round ratios, and r-CI a distribution-free confidence interval
-#            of that median (order statistics of the per-round ratios, >= 90%);
-#   A/A      the same median for the reference against itself: this machine's noise floor;
+#   ratio    median kprof / median reference (throughput, > 1: kprof faster; the reference's
+#            median of both its runs);
+#   r-ratio  the median of the per-round ratios (kprof against the geometric mean of the round's
+#            two reference runs), and r-CI a distribution-free confidence interval of that median
+#            (order statistics of the per-round ratios, >= 90%);
+#   A/A      the median of the per-round ratios of the reference's second run to its first: this
+#            machine's noise floor (a little wider than r-ratio's: two single runs);
 #   cpu      the median per-round ratio of CPU time per operation, reference / kprof (> 1: kprof
 #            needs less), from wait4()'s rusage of each program and the children it reaped
 #            (user + system: descheduling does not count, unlike the throughput's wall time;
@@ -497,10 +500,11 @@ for r in $(seq "$rounds"); do
 done
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# per-round ratios A_i / B_i, one per line
+# per-round ratios A_i / B_i, one per line; with a third list C, A_i / sqrt(B_i x C_i)
 ratios() {
-	paste <(echo "$1" | tr ' ' '\n' | grep .) <(echo "$2" | tr ' ' '\n' | grep .) |
-		awk '$2 > 0 { print $1 / $2 }'
+	paste <(echo "$1" | tr ' ' '\n' | grep .) <(echo "$2" | tr ' ' '\n' | grep .) \
+		<(echo "${3:-$2}" | tr ' ' '\n' | grep .) |
+		awk '$2 > 0 && $3 > 0 { print $1 / sqrt($2 * $3) }'
 }
 # the per-round ratios -> "LO-HI": a confidence interval of their median from order statistics,
 # [x(k), x(n+1-k)] with the largest k such that P(Binomial(n, 1/2) < k) <= 5% (>= 90% coverage);
@@ -516,12 +520,15 @@ printf '%-16s %11s %11s %6s %7s %10s %6s %6s %7s  %s\n' case kprof reference rat
 	"A/A" cpu "cpu A/A" verdict
 for name in "${names[@]}"; do
 	k=$(echo "${vals[$name.kprof]}" | median)
-	f=$(echo "${vals[$name.ref]}" | median)
-	rr=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" | median)
-	ci=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" | median_ci)
+	# kprof against both runs of the reference (their geometric mean in each round): the same
+	# binary twice, so the comparison's noise is that of 1.5 runs where A/A's is of 2
+	f=$(echo "${vals[$name.ref]} ${vals[$name.ref2]}" | median)
+	rr=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" "${vals[$name.ref2]}" | median)
+	ci=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" "${vals[$name.ref2]}" | median_ci)
 	aa=$(ratios "${vals[$name.ref2]}" "${vals[$name.ref]}" | median)
 	# CPU time per operation: reference / kprof, so that > 1 means kprof is the cheaper, as above
-	cr=$(ratios "${cpus[$name.ref]}" "${cpus[$name.kprof]}" | median)
+	cr=$(ratios "${cpus[$name.kprof]}" "${cpus[$name.ref]}" "${cpus[$name.ref2]}" |
+		awk '$1 > 0 { print 1 / $1 }' | median)
 	ca=$(ratios "${cpus[$name.ref]}" "${cpus[$name.ref2]}" | median)
 	awk -v n="$name" -v k="$k" -v f="$f" -v rr="$rr" -v ci="$ci" -v aa="$aa" -v cr="$cr" \
 		-v ca="$ca" 'BEGIN {
