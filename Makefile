@@ -135,7 +135,9 @@ $(O)/workloads/usemem.o: CFLAGS += -fomit-frame-pointer
 # truncated sbrk pointer needs its heap below 2 GiB): a PIE's exit also runs __cxa_finalize
 # (crtbeginS.o, which unregisters atfork handlers) and has its GOT and .bss on pages of their
 # own, so every fork_test child faulted 27 pages where the reference built like LKP's faults 23.
-WL_LDFLAGS_singleuser := -no-pie
+# Not under the sanitizers: ASan's shadow memory starts at 2 GiB, where such a heap cannot grow
+# by brk_test's 4 GiB steps (sbrk fails: ENOMEM).
+WL_LDFLAGS_singleuser := $(if $(SAN_FLAGS),,-no-pie)
 BUILD_FLAGS	+= $(WL_LDFLAGS_singleuser)
 WL_PROGS	:= $(patsubst workloads/bin/%.c,$(O)/%,$(WL_BIN_SRCS)) $(O)/true
 
