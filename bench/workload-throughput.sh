@@ -15,15 +15,34 @@
 #   3. kprof run anon-w-seq-mt with and without system-wide profiling.
 #
 # Each round runs kprof, the reference and the reference again (A/A), each taking each position
-# in turn, so drift hits all three. Reported: the ratio of the medians over rounds, the median and
-# range of the per-round ratios, and the A/A ratio (reference again / reference): on a VM a
-# sub-second case moves by 10-20% from run to run, and a kprof ratio is only as good as that
-# noise floor. Use ROUNDS >= 9 for a verdict. The hugetlb cases
-# need a hugetlb reservation and truncate a loop filesystem: `kprof run` covers those.
+# in turn, so drift hits all three. Reported per case:
+#   ratio    median kprof / median reference (throughput, > 1: kprof faster; the reference's
+#            median of both its runs);
+#   r-ratio  the median of the per-round ratios (kprof against the geometric mean of the round's
+#            two reference runs), and r-CI a distribution-free confidence interval of that median
+#            (order statistics of the per-round ratios, >= 90%);
+#   A/A      the median of the per-round ratios of the reference's second run to its first: this
+#            machine's noise floor (a little wider than r-ratio's: two single runs);
+#   cpu      the median per-round ratio of CPU time per operation, reference / kprof (> 1: kprof
+#            needs less), from wait4()'s rusage of each program and the children it reaped
+#            (user + system: descheduling does not count, unlike the throughput's wall time;
+#            usemem: per byte it reports, AIM9: per loop; the reference's system("sync")
+#            shell adds ~14 ms, 0.35% of a 4-s test), and cpu A/A, its noise floor;
+#   verdict  `within`: r-ratio within 0.95-1.05; otherwise `noise` when r-CI holds 1 and cpu is
+#            within 0.95-1.05 (the same work per operation, a difference this run cannot tell
+#            from noise), `unresolved` when r-CI holds 1 but cpu does not agree, `DIFFERENT`
+#            when r-CI excludes 1 (a difference to explain); no verdict with fewer than 5
+#            rounds (r-CI is then the range, marked ~).
+# On a VM a sub-second case moves by 10-20% from run to run: a verdict wants a quiet machine
+# and >= 15 rounds. The hugetlb cases need a hugetlb reservation and truncate a loop
+# filesystem: `kprof run` covers those.
 #
 # Usage: bench/workload-throughput.sh [ROUNDS] [SIZE_MB]   (defaults 5, 256); KPROF=./kprof
 #   ONLY="brk_test page_test"  measure only these cases/tests (and skip part 3)
-#   AIM_TIME=10                seconds per AIM9 test (default 2; a verdict on aim9 wants 10)
+#   AIM_TIME=4                 seconds per AIM9 test (default 2)
+#   RAW=FILE                   also write every run there: "round case impl metric cpu-us/op"
+# The verdict run: AIM_TIME=4 bench/workload-throughput.sh 15 256
+#   (a round took 116 s at load 4 on the 2-vCPU VM, about 65 s expected when quiet: ~17-29 min)
 set -euo pipefail
 
 rounds=${1:-5}
@@ -365,32 +384,63 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
+cat >"$work/cputime.c" <<'C'
+/* cputime FILE CMD...: run CMD; when it has exited, write to FILE the user + system CPU time
+ * in microseconds of CMD and every descendant it reaped (wait4's rusage) */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct rusage ru;
+	pid_t pid;
+	FILE *f;
+	int st;
+
+	if (argc < 3)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[2], argv + 2);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid || !(f = fopen(argv[1], "w")))
+		return 2;
+	fprintf(f, "%ld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L +
+		ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	return fclose(f) || !WIFEXITED(st) || WEXITSTATUS(st);
+}
+C
+cc -O -o "$work/cputime" "$work/cputime.c"
 cc -O -o "$work/ref-usemem" "$work/ref-usemem.c" -lpthread
 cc -O -std=gnu89 -D_POSIX_SOURCE -no-pie -w -o "$work/ref-aim9" "$work/ref-aim9.c"
 printf '#!/bin/sh\n' >"$work/true" && chmod +x "$work/true"
 
 S=$((size_mb << 20))
-# name|usemem arguments (the case script's line for N = 2; random cases on 1/8 of the memory).
-# The sequential read-only cases map the zero page: they cost page tables only, and upstream
-# sizes them from PTE_LIMIT (far above MemTotal); at SIZE/2 one pass takes ~80 ms, which is
-# noise, so they read 8 x SIZE.
+# name|usemem arguments (the case script's line for N = 2). The sequential read-only cases map
+# the zero page: they cost page tables only, and upstream sizes them from PTE_LIMIT (far above
+# MemTotal), so they read 2 x SIZE per worker (anon-rx-seq-mt: 4 x SIZE, shared). The random
+# cases are sized to run >= ~0.3 s here (at 1/16 of SIZE they took 60-90 ms, most of it the
+# programs' start and the faults).
 cases=(
 	"anon-w-seq|-n 2 $((S / 2))"
 	"anon-w-seq-mt|-t 2 $((S / 2))"
-	"anon-w-rand|-n 2 --random $((S / 16))"
-	"anon-w-rand-mt|-t 2 --random $((S / 16))"
-	"anon-r-seq|-n 2 --readonly $((S * 4))"
-	"anon-r-seq-mt|-t 2 --readonly $((S * 4))"
-	"anon-r-rand|-n 2 --readonly --random $((S / 16))"
-	"anon-r-rand-mt|-t 2 --readonly --random $((S / 16))"
-	"anon-rx-seq-mt|-t 2 --prealloc --readonly $((S * 8))"
-	"anon-rx-rand-mt|-t 2 --prealloc --readonly --random $((S / 16))"
+	"anon-w-rand|-n 2 --random $((S / 4))"
+	"anon-w-rand-mt|-t 2 --random $((S / 4))"
+	"anon-r-seq|-n 2 --readonly $((S * 2))"
+	"anon-r-seq-mt|-t 2 --readonly $((S * 2))"
+	"anon-r-rand|-n 2 --readonly --random $((S / 8))"
+	"anon-r-rand-mt|-t 2 --readonly --random $((S / 8))"
+	"anon-rx-seq-mt|-t 2 --prealloc --readonly $((S * 4))"
+	"anon-rx-rand-mt|-t 2 --prealloc --readonly --random $((S / 4))"
 	"anon-cow-seq|-n 2 --prealloc --prefault $((S / 3))"
-	"anon-cow-rand|-n 2 --prealloc --prefault --random $((S / 24))"
+	"anon-cow-rand|-n 2 --prealloc --prefault --random $((S / 6))"
 	"anon-cow-seq-mt|-t 2 --prealloc --prefault $S"
-	"anon-cow-rand-mt|-t 2 --prealloc --prefault --random $((S / 8))"
+	"anon-cow-rand-mt|-t 2 --prealloc --prefault --random $((S / 4))"
 	"anon-wx-seq-mt|-t 2 --prealloc $S"
-	"anon-wx-rand-mt|-t 2 --prealloc --random $((S / 16))"
+	"anon-wx-rand-mt|-t 2 --prealloc --random $((S / 4))"
 )
 aim=(brk_test page_test fork_test exec_test)
 aim_time=${AIM_TIME:-2}
@@ -403,27 +453,33 @@ if [ -n "${ONLY:-}" ]; then
 	aim=("${keep[@]}")
 fi
 
-kbs() { awk '/ bytes \/ / { s += $(NF - 1) } END { print s + 0 }'; }
-ops() { awk '{ print $6 }'; }
+# a program's output -> "metric operations": usemem: the sum of the workers' KB/s and of the
+# bytes they report; singleuser: ops/sec and loops
+kbs() { awk '/ bytes \/ / { s += $(NF - 1); b += $1 } END { print s + 0, b + 0 }'; }
+ops() { awk '{ print $6, $4 }'; }
 
-# one CASE-or-TEST run of IMPL (kprof|ref|ref2; ref2 is the reference again): its metric
+# one CASE-or-TEST run of IMPL (kprof|ref|ref2; ref2 is the reference again):
+# "metric cpu-microseconds-per-operation" (ARGS split into words on purpose)
+# shellcheck disable=SC2086
 measure() {
-	local impl=$1 name=$2 args=$3
+	local impl=$1 name=$2 args=$3 out
 	case $impl:$name in
-	kprof:*_test) "$BIN/singleuser" "$name" testtime="$aim_time" | ops ;;
-	ref*:*_test) (cd "$work" && ./ref-aim9 "$name" "$aim_time") | ops ;;
-	# shellcheck disable=SC2086
-	kprof:*) "$BIN/usemem" --runtime 60 $args | kbs ;;
-	# shellcheck disable=SC2086
-	ref*:*) "$work/ref-usemem" --runtime 60 $args | kbs ;;
+	kprof:*_test) out=$("$work/cputime" "$work/cpu" "$BIN/singleuser" "$name" \
+		testtime="$aim_time" | ops) ;;
+	ref*:*_test) out=$(cd "$work" && ./cputime cpu ./ref-aim9 "$name" "$aim_time" | ops) ;;
+	kprof:*) out=$("$work/cputime" "$work/cpu" "$BIN/usemem" --runtime 60 $args | kbs) ;;
+	ref*:*) out=$("$work/cputime" "$work/cpu" "$work/ref-usemem" --runtime 60 $args | kbs) ;;
 	esac
+	awk -v cpu="$(cat "$work/cpu")" '{ printf "%s %.6g\n", $1, ($2 > 0 ? cpu / $2 : 0) }' <<<"$out"
 }
 
-declare -A vals
+declare -A vals cpus
 names=()
 for c in "${cases[@]}"; do names+=("${c%%|*}"); done
 names+=("${aim[@]}")
-echo "== $rounds interleaved rounds, usemem cases on ${size_mb} MiB (2 workers)" >&2
+echo "== $rounds interleaved rounds, usemem cases on ${size_mb} MiB (2 workers)," \
+	"AIM9 tests of ${aim_time} s; $(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+t0=$(date +%s)
 for r in $(seq "$rounds"); do
 	# each implementation takes each position in turn, so drift and warm-up hit all three
 	case $((r % 3)) in
@@ -434,48 +490,76 @@ for r in $(seq "$rounds"); do
 	for c in "${cases[@]}" "${aim[@]}"; do
 		name=${c%%|*} args=${c#*|}
 		for impl in $order; do
-			vals[$name.$impl]+="$(measure "$impl" "$name" "$args") "
+			read -r v u <<<"$(measure "$impl" "$name" "$args")"
+			[ -z "${RAW:-}" ] || echo "$r $name $impl $v $u" >>"$RAW"
+			vals[$name.$impl]+="$v "
+			cpus[$name.$impl]+="$u "
 		done
 	done
-	echo "   round $r done" >&2
+	echo "   round $r done ($(( $(date +%s) - t0 )) s)" >&2
 done
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# per-round ratios A_i / B_i, one per line
+# per-round ratios A_i / B_i, one per line; with a third list C, A_i / sqrt(B_i x C_i)
 ratios() {
-	paste <(echo "${vals[$1]}" | tr ' ' '\n' | grep .) <(echo "${vals[$2]}" | tr ' ' '\n' | grep .) |
-		awk '$2 > 0 { print $1 / $2 }'
+	paste <(echo "$1" | tr ' ' '\n' | grep .) <(echo "$2" | tr ' ' '\n' | grep .) \
+		<(echo "${3:-$2}" | tr ' ' '\n' | grep .) |
+		awk '$2 > 0 && $3 > 0 { print $1 / sqrt($2 * $3) }'
 }
-printf '%-18s %12s %12s %7s %7s %13s %7s  %s\n' case kprof reference ratio r-ratio "r-range" "A/A" ""
+# the per-round ratios -> "LO-HI": a confidence interval of their median from order statistics,
+# [x(k), x(n+1-k)] with the largest k such that P(Binomial(n, 1/2) < k) <= 5% (>= 90% coverage);
+# with fewer than 5 rounds there is none: "~" and the range
+median_ci() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		n = NR; k = 0; c = 0; p = 0.5 ^ n
+		for (j = 0; j < n; j++) { c += p; if (c > 0.05) break; k = j + 1; p = p * (n - j) / (j + 1) }
+		if (k < 1) { k = 1; few = "~" }	# fewer than 5 rounds: the range, marked
+		printf "%s%.2f-%.2f", few, v[k], v[n + 1 - k] }'
+}
+printf '%-16s %11s %11s %6s %7s %10s %6s %6s %7s  %s\n' case kprof reference ratio r-ratio r-CI \
+	"A/A" cpu "cpu A/A" verdict
 for name in "${names[@]}"; do
 	k=$(echo "${vals[$name.kprof]}" | median)
-	f=$(echo "${vals[$name.ref]}" | median)
-	rr=$(ratios "$name.kprof" "$name.ref" | median)
-	range=$(ratios "$name.kprof" "$name.ref" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
-	aa=$(ratios "$name.ref2" "$name.ref" | median)
-	awk -v n="$name" -v k="$k" -v f="$f" -v rr="$rr" -v range="$range" -v aa="$aa" 'BEGIN {
-		r = f > 0 ? k / f : 0
-		verdict = (r >= 0.95 && r <= 1.05) ? "" : "outside 0.95-1.05"
-		if (verdict != "" && (aa < 0.95 || aa > 1.05))
-			verdict = verdict " (so is A/A: noise)"
-		printf "%-18s %12.0f %12.0f %7.3f %7.3f %13s %7.3f  %s\n", n, k, f, r, rr, range, aa, verdict }'
+	# kprof against both runs of the reference (their geometric mean in each round): the same
+	# binary twice, so the comparison's noise is that of 1.5 runs where A/A's is of 2
+	f=$(echo "${vals[$name.ref]} ${vals[$name.ref2]}" | median)
+	rr=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" "${vals[$name.ref2]}" | median)
+	ci=$(ratios "${vals[$name.kprof]}" "${vals[$name.ref]}" "${vals[$name.ref2]}" | median_ci)
+	aa=$(ratios "${vals[$name.ref2]}" "${vals[$name.ref]}" | median)
+	# CPU time per operation: reference / kprof, so that > 1 means kprof is the cheaper, as above
+	cr=$(ratios "${cpus[$name.kprof]}" "${cpus[$name.ref]}" "${cpus[$name.ref2]}" |
+		awk '$1 > 0 { print 1 / $1 }' | median)
+	ca=$(ratios "${cpus[$name.ref]}" "${cpus[$name.ref2]}" | median)
+	awk -v n="$name" -v k="$k" -v f="$f" -v rr="$rr" -v ci="$ci" -v aa="$aa" -v cr="$cr" \
+		-v ca="$ca" 'BEGIN {
+		few = sub(/^~/, "", ci); split(ci, b, "-")
+		if (rr >= 0.95 && rr <= 1.05) v = "within"
+		else if (few) v = "(too few rounds)"
+		else if (b[1] <= 1 && b[2] >= 1) v = (cr >= 0.95 && cr <= 1.05) ? "noise" : "unresolved"
+		else v = "DIFFERENT"
+		printf "%-16s %11.0f %11.0f %6.3f %7.3f %10s %6.3f %6.3f %7.3f  %s\n", n, k, f,
+			(f > 0 ? k / f : 0), rr, (few ? "~" : "") ci, aa, cr, ca, v }'
 done
-echo "(ratio: median kprof / median reference; r-ratio, r-range: median and range of the per-round"
-echo " ratios; A/A: the reference against itself, the same way: the noise floor of this machine)"
+echo "(ratio: median kprof / median reference; r-ratio, r-CI: median of the per-round ratios and"
+echo " its >= 90% confidence interval; A/A: the reference against itself, the noise floor; cpu:"
+echo " CPU time per operation, reference / kprof, and its A/A; verdict: see the header)"
+echo "== $(( $(date +%s) - t0 )) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 [ -z "${ONLY:-}" ] || exit 0
 runs=3
 echo "== kprof run anon-w-seq-mt (defaults), $runs runs, with and without profiling"
-for mode in --no-profile ""; do
+declare -A wall tput
+for mode in --no-profile --profile; do
 	start=$(date +%s.%N)
+	flag=${mode/--profile/}
 	# shellcheck disable=SC2086
-	out=$("$KPROF" -q run anon-w-seq-mt --runs "$runs" $mode -o "$work/p${mode:-prof}" 2>/dev/null)
+	out=$("$KPROF" -q run anon-w-seq-mt --runs "$runs" $flag -o "$work/p$mode" 2>/dev/null)
 	end=$(date +%s.%N)
-	tp=$(echo "$out" | awk '/vm-scalability.throughput/ { print $2 }')
-	printf '%-14s wall %6.2f s for %d runs, throughput %s KB/s\n' "${mode:-profiled}" \
-		"$(echo "$end - $start" | bc)" "$runs" "$tp"
-	eval "wall_${mode:+plain}=$(echo "$end - $start" | bc)"
-	eval "tp_${mode:+plain}=$tp"
+	wall[$mode]=$(echo "$end - $start" | bc)
+	tput[$mode]=$(echo "$out" | awk '/vm-scalability.throughput/ { print $2 }')
+	printf '%-14s wall %6.2f s for %d runs, throughput %s KB/s\n' "${mode#--}" "${wall[$mode]}" \
+		"$runs" "${tput[$mode]}"
 done
-awk -v a="$wall_" -v b="$wall_plain" -v c="$tp_" -v d="$tp_plain" \
+awk -v a="${wall[--profile]}" -v b="${wall[--no-profile]}" -v c="${tput[--profile]}" \
+	-v d="${tput[--no-profile]}" \
 	'BEGIN { printf "profiling overhead: wall x%.2f, throughput x%.2f\n", a / b, c / d }'
