@@ -435,6 +435,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 {
 	size_t nr = pd_reader_nr_attrs(l->r);
 	struct callgraph **cgs = l->res.cgs;
+	struct inl_maps_said said;
 	struct sym_stats st;
 
 	memset(&st, 0, sizeof(st));
@@ -457,9 +458,13 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_unwind_unplaced = l->res.unwind_unplaced;
 	if (l->res.unwind_unplaced && !(l->p->first_unplaced = strdup(l->res.first_unplaced)))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	if (inl_maps_result(&l->res.inl_maps, &l->p->nr_inline_multimap,
-			    &l->p->nr_inline_multimap_funcs, &l->p->inline_multimap_funcs))
+	if (inl_maps_result(&l->res.inl_maps, &said))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->p->nr_inline_multimap = said.samples;
+	l->p->nr_inline_multimap_funcs = said.nr_funcs;
+	l->p->inline_multimap_funcs = said.funcs;
+	l->p->inline_multimap_excess = said.excess;
+	l->p->inline_multimap_files = said.files;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
@@ -581,6 +586,8 @@ void profile_free(struct profile *p)
 	free(p->first_stale);
 	free(p->first_stale_module);
 	free(p->inline_multimap_funcs);
+	free(p->inline_multimap_excess);
+	free(p->inline_multimap_files);
 	free(p->first_unplaced);
 	for (size_t i = 0; i < p->nr_build_ids; i++)
 		free(p->build_ids[i].filename);
