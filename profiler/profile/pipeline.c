@@ -41,6 +41,7 @@ struct loader {
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
+	struct pd_build_id		kernel_mmap_id;	/* the kernel MMAP2's build-id */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -384,6 +385,11 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 			res->sym_opts.kernel_build_id = b->id;
 			res->sym_opts.kernel_build_id_len = b->size;
 		}
+	}
+	/* ... and, as perf, the one of the kernel's own MMAP2 (--buildid-mmap) over it */
+	if (pd_file_kernel_mmap_build_id(path, &l->kernel_mmap_id) > 0) {
+		res->sym_opts.kernel_build_id = l->kernel_mmap_id.id;
+		res->sym_opts.kernel_build_id_len = l->kernel_mmap_id.size;
 	}
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
