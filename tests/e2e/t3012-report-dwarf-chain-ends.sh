@@ -23,7 +23,7 @@ folded_both() {
 # call, e.g. libc's __libc_early_init): a rare sample in a PLT stub there, reached through a
 # misplaced libc, is named differently by perf (docs/symbolize.md); every other stack is compared.
 diff_no_ldso() {
-	diff <(grep -Ev ';_dl_start;|;_dl_init;|ld-linux' "$1") <(grep -Ev ';_dl_start;|;_dl_init;|ld-linux' "$2")
+	diff <(grep -Ev ';_dl_start;|;_dl_sysdep_start;|;_dl_init;|ld-linux' "$1") <(grep -Ev ';_dl_start;|;_dl_sysdep_start;|;_dl_init;|ld-linux' "$2")
 }
 
 # perf report's trees around inlined frames (docs/symbolize.md): kprof says in one line each
