@@ -164,12 +164,26 @@ static int merged_names(struct hist_entry *const *e, size_t nr, struct perf_tree
 	return err;
 }
 
+/* Whether any frame of @cg is an inlined one (never, but in DWARF-unwound recordings). */
+static bool has_inlined(const struct callgraph *cg)
+{
+	for (size_t i = 0, n = cg_nr_frames(cg); i < n; i++)
+		if (cg_frame_at(cg, (uint32_t)i)->flags & CG_FRAME_INLINED)
+			return true;
+	return false;
+}
+
 int perf_tree_risks(const struct callgraph *cg, bool weight_samples, struct perf_tree_risks *r)
 {
 	struct hist h = { 0 };
 	struct hist_entry **e = NULL;
 	size_t nr = 0;
-	int err = hist_build(&h, cg, weight_samples, false, NULL, NULL);
+	int err;
+
+	/* without inlined frames both trees keep one order: nothing to say, nothing to build */
+	if (!has_inlined(cg))
+		return 0;
+	err = hist_build(&h, cg, weight_samples, false, NULL, NULL);
 
 	if (!err)
 		e = malloc((h.nr + 1) * sizeof(*e));

@@ -152,7 +152,8 @@ struct lkp_profile_opts {
  *  - @names: inlined functions ("NAME (inlined)" as kprof's frames name them) named as a
  *    function that is a frame too: perf's call-chain
  *    tree merges the two kinds of frame by name (calltrace.* keys through them can differ);
- *  - @total: the weight perf's percentages are of (-U).
+ *  - @total: the weight perf's percentages are of (-U); 0 when @cg has no inlined frame
+ *    (then nothing is built: both trees keep one order).
  * Strings are @cg's (or its dso strings' tails). Zero-initialise; perf_tree_risks_release().
  */
 struct perf_tree_risks {

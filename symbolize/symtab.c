@@ -188,24 +188,34 @@ static void fixup_end(struct symtab *t, bool kallsyms)
 }
 
 /*
- * bfd's better_fit() between two symbols of one start that both cover the address: the one
- * that covers less, the earlier on a tie; one without a size does not count as covering.
+ * Of a run of same-start symbols, the one binutils' addr2line names the address by when the
+ * file's DWARF does not (bfd's elf_find_function, better_fit(): of two that cover the address
+ * the one that covers less, the earlier on a tie; one without a size does not count as
+ * covering). Kept as scalars: most runs are one symbol long.
  */
-static bool bfd_prefers(const struct sym_entry *cand, const struct sym_entry *best)
+struct bfd_pick {
+	const char	*name;
+	uint64_t	len;
+	bool		sized, mangled, plt;
+};
+
+static void bfd_pick_set(struct bfd_pick *p, const struct sym_entry *e)
+{
+	*p = (struct bfd_pick){ e->name, e->end - e->start, e->sized, e->mangled, e->plt };
+}
+
+static bool bfd_prefers(const struct sym_entry *cand, const struct bfd_pick *best)
 {
 	if (!cand->sized)
 		return false;
-	return !best->sized || cand->end - cand->start < best->end - best->start;
+	return !best->sized || cand->end - cand->start < best->len;
 }
 
 /*
- * Keep, for a run of same-start symbols, the one binutils' addr2line names the address by when
- * the file's DWARF does not (bfd's elf_find_function: the first in the file's order of the
- * smallest size), when that is another name than perf's choice. perf asks addr2line about
- * every unwound address and shows such a name as an inlined frame (unwind-inline.c).
+ * Keep that name when it is not perf's choice (@kept): perf asks addr2line about every
+ * unwound address and shows such a name as an inlined frame (unwind-inline.c).
  */
-static void note_alias(struct symtab *t, const struct sym_entry *kept,
-		       const struct sym_entry *bfd)
+static void note_alias(struct symtab *t, const struct sym_entry *kept, const struct bfd_pick *bfd)
 {
 	struct sym_alias *a;
 
@@ -229,25 +239,25 @@ static void note_alias(struct symtab *t, const struct sym_entry *kept,
 static void drop_duplicates(struct symtab *t, bool kallsyms)
 {
 	struct cmp_name best = { NULL, NULL }, other;
-	struct sym_entry bfd;
+	struct bfd_pick bfd;
 	size_t out = 0, run = 1;
 
 	if (!t->nr)
 		return;
-	bfd = t->v[0];
 	for (size_t i = 1; i < t->nr; i++) {
 		if (t->v[i].start != t->v[out].start) {
 			if (run > 1 && !kallsyms)
 				note_alias(t, &t->v[out], &bfd);
 			cmp_name_release(&best);
 			t->v[++out] = t->v[i];
-			bfd = t->v[i];
 			run = 1;
 			continue;
 		}
-		run++;
+		/* a run: its first symbol is still t->v[out] (nothing preferred over it yet) */
+		if (run++ == 1)
+			bfd_pick_set(&bfd, &t->v[out]);
 		if (bfd_prefers(&t->v[i], &bfd))
-			bfd = t->v[i];
+			bfd_pick_set(&bfd, &t->v[i]);
 		other = (struct cmp_name){ NULL, NULL };
 		if (prefer_first(&t->v[out], &t->v[i], &best, &other)) {
 			cmp_name_release(&other);
