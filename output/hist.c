@@ -39,7 +39,7 @@ static uint32_t entry_of(struct hist *h, const struct cg_frame *f, bool keep_unr
 {
 	struct hist_entry key = {
 		.sym = f->sym, .dso = f->dso, .sym_start = f->sym ? f->sym_start : 0,
-		.kernel = f->flags & CG_FRAME_KERNEL,
+		.kernel = f->flags & CG_FRAME_KERNEL, .inlined = f->flags & CG_FRAME_INLINED,
 	};
 	uint64_t hash;
 	uint32_t id;

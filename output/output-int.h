@@ -215,6 +215,8 @@ struct hist_entry {
 	const char	*dso;
 	uint64_t	sym_start;
 	bool		kernel;		/* perf's [k] (else [.]) */
+	bool		inlined;	/* an unwound address's inlined function (perf's made-up
+					 * symbol: this name, the function's range) */
 	uint64_t	self;		/* weight of samples whose leaf is this entry */
 	uint64_t	children;	/* weight of samples with the entry anywhere, once each */
 };

@@ -143,6 +143,29 @@ struct lkp_profile_opts {
  * --sort=dso,symbol` (see docs/formats.md). Unresolved frames are dropped, samples whose own IP
  * is unresolved are dropped; percentages are of the remaining total.
  */
+/*
+ * Where perf report 6.1's --children entries and chains of @cg may differ from kprof's, which
+ * counts every (module, function) once and every distinct chain once (output/hist-perf-tree.c):
+ *  - @files: modules (perf's short names) whose entries perf's hist rb-tree may split: it
+ *    compares an inlined frame's made-up symbol by name and a function by address, which is
+ *    not one order of their entries (their calltrace.* keys can be smaller in perf);
+ *  - @names: inlined functions ("NAME (inlined)" as kprof's frames name them) named as a
+ *    function that is a frame too: perf's call-chain
+ *    tree merges the two kinds of frame by name (calltrace.* keys through them can differ);
+ *  - @total: the weight perf's percentages are of (-U); 0 when @cg has no inlined frame
+ *    (then nothing is built: both trees keep one order).
+ * Strings are @cg's (or its dso strings' tails). Zero-initialise; perf_tree_risks_release().
+ */
+struct perf_tree_risks {
+	const char	**files;
+	size_t		nr_files;
+	const char	**names;
+	size_t		nr_names;
+	uint64_t	total;
+};
+int perf_tree_risks(const struct callgraph *cg, bool weight_samples, struct perf_tree_risks *r);
+void perf_tree_risks_release(struct perf_tree_risks *r);
+
 int lkp_profile_keys(const struct callgraph *cg, const struct lkp_profile_opts *o,
 		     struct kv_list *out);
 /*

@@ -658,6 +658,7 @@ int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map
 	file_use(s, f);
 	if (f->state != FILE_LOADED)
 		return 0;
+	out->tab = &f->elf.tab;
 	if (!strcmp(f->path, "[vdso]")) {
 		int err = 0;
 

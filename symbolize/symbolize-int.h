@@ -101,9 +101,17 @@ struct sym_entry {
 	 */
 	bool		plt;
 };
+/* A start whose symbols binutils names otherwise than perf (symtab.c note_alias). */
+struct sym_alias {
+	uint64_t	start;
+	const char	*name;		/* as the file has it (borrowed, like sym_entry.name) */
+	bool		mangled;
+};
 struct symtab {
 	struct sym_entry	*v;
 	size_t			nr, alloc;
+	struct sym_alias	*aliases;	/* by start */
+	size_t			nr_aliases, alloc_aliases;
 };
 /*
  * Room for @nr symbols in all, allocated at once: a large table grown by doubling copies every
@@ -127,6 +135,14 @@ void symtab_sort(struct symtab *t);
  */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
 void symtab_release(struct symtab *t);
+/*
+ * The name binutils' addr2line gives @addr when no DWARF names it (bfd's elf_find_function):
+ * the symbol starting last at or below @addr, wherever it ends (a label inside a function
+ * too), and of several starting there the first in the file's order of the smallest -- which
+ * is not always perf's choice (identical code folded by the linker). Demangled as perf shows
+ * it (malloc'd into *@owned when it differs, free it); NULL when bfd names nothing.
+ */
+const char *symtab_bfd_name(const struct symtab *t, uint64_t addr, char **owned);
 /* The name as perf shows it: @e's demangled name (malloc'd into *@owned, free it) or its name. */
 const char *sym_entry_demangled(const struct sym_entry *e, char **owned);
 /* True for the __pfx_/__cfi_ padding symbols in front of kernel functions (skipped). */
@@ -366,6 +382,7 @@ struct map_file {
 	const char	*dso;		/* the name shown */
 	const char	*elf_path;	/* the ELF file to read (the build-id cache copy when the
 					 * file was rebuilt), NULL when there is none to read */
+	const struct symtab *tab;	/* its symbols (link addresses), NULL when not loaded */
 	uint32_t	gen;		/* the process's mapping generation */
 };
 /* Fill @out for @addr in @pid: 0, -ENOENT (no mapping) or -ENOMEM. */

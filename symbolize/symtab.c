@@ -187,20 +187,77 @@ static void fixup_end(struct symtab *t, bool kallsyms)
 		t->v[t->nr - 1].end = ROUNDUP(t->v[t->nr - 1].start) + PAGE;
 }
 
+/*
+ * Of a run of same-start symbols, the one binutils' addr2line names the address by when the
+ * file's DWARF does not (bfd's elf_find_function, better_fit(): of two that cover the address
+ * the one that covers less, the earlier on a tie; one without a size does not count as
+ * covering). Kept as scalars: most runs are one symbol long.
+ */
+struct bfd_pick {
+	const char	*name;
+	uint64_t	len;
+	bool		sized, mangled, plt;
+};
+
+static void bfd_pick_set(struct bfd_pick *p, const struct sym_entry *e)
+{
+	*p = (struct bfd_pick){ e->name, e->end - e->start, e->sized, e->mangled, e->plt };
+}
+
+static bool bfd_prefers(const struct sym_entry *cand, const struct bfd_pick *best)
+{
+	if (!cand->sized)
+		return false;
+	return !best->sized || cand->end - cand->start < best->len;
+}
+
+/*
+ * Keep that name when it is not perf's choice (@kept): perf asks addr2line about every
+ * unwound address and shows such a name as an inlined frame (unwind-inline.c).
+ */
+static void note_alias(struct symtab *t, const struct sym_entry *kept, const struct bfd_pick *bfd)
+{
+	struct sym_alias *a;
+
+	if (bfd->name == kept->name || bfd->plt || kept->plt || !strcmp(bfd->name, kept->name))
+		return;
+	if (t->nr_aliases == t->alloc_aliases) {
+		size_t alloc = t->alloc_aliases ? t->alloc_aliases * 2 : 64;
+
+		a = realloc(t->aliases, alloc * sizeof(*a));
+		if (!a)
+			return;	/* ENOMEM: the address is named as perf's symbol */
+		t->aliases = a;
+		t->alloc_aliases = alloc;
+	}
+	t->aliases[t->nr_aliases++] = (struct sym_alias){
+		.start = kept->start, .name = bfd->name, .mangled = bfd->mangled,
+	};
+}
+
 /* symbols__fixup_duplicate: one symbol per start address. */
-static void drop_duplicates(struct symtab *t)
+static void drop_duplicates(struct symtab *t, bool kallsyms)
 {
 	struct cmp_name best = { NULL, NULL }, other;
-	size_t out = 0;
+	struct bfd_pick bfd;
+	size_t out = 0, run = 1;
 
 	if (!t->nr)
 		return;
 	for (size_t i = 1; i < t->nr; i++) {
 		if (t->v[i].start != t->v[out].start) {
+			if (run > 1 && !kallsyms)
+				note_alias(t, &t->v[out], &bfd);
 			cmp_name_release(&best);
 			t->v[++out] = t->v[i];
+			run = 1;
 			continue;
 		}
+		/* a run: its first symbol is still t->v[out] (nothing preferred over it yet) */
+		if (run++ == 1)
+			bfd_pick_set(&bfd, &t->v[out]);
+		if (bfd_prefers(&t->v[i], &bfd))
+			bfd_pick_set(&bfd, &t->v[i]);
 		other = (struct cmp_name){ NULL, NULL };
 		if (prefer_first(&t->v[out], &t->v[i], &best, &other)) {
 			cmp_name_release(&other);
@@ -210,8 +267,63 @@ static void drop_duplicates(struct symtab *t)
 			t->v[out] = t->v[i];
 		}
 	}
+	if (run > 1 && !kallsyms)
+		note_alias(t, &t->v[out], &bfd);
 	cmp_name_release(&best);
 	t->nr = out + 1;
+}
+
+static const char *bfd_alias(const struct symtab *t, uint64_t start, char **owned)
+{
+	size_t lo = 0, hi = t->nr_aliases;
+
+	*owned = NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->aliases[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == t->nr_aliases || t->aliases[lo].start != start)
+		return NULL;
+	*owned = t->aliases[lo].mangled ? sym_demangle(t->aliases[lo].name) : NULL;
+	return *owned ? *owned : t->aliases[lo].name;
+}
+
+/* The number of symbols starting at or below @addr (the last of them is at that index - 1). */
+static size_t starts_upto(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *symtab_bfd_name(const struct symtab *t, uint64_t addr, char **owned)
+{
+	/* the last symbol that starts at or below @addr, wherever it ends */
+	size_t lo = starts_upto(t, addr);
+	const struct sym_entry *e;
+	const char *name;
+
+	*owned = NULL;
+	if (!lo)
+		return NULL;
+	e = &t->v[lo - 1];
+	/* a PLT stub: bfd's table has no symbol in .plt, addr2line names nothing */
+	if (e->plt)
+		return NULL;
+	name = bfd_alias(t, e->start, owned);
+	return name ? name : sym_entry_demangled(e, owned);
 }
 
 struct sort_key {
@@ -339,7 +451,7 @@ void symtab_finish(struct symtab *t, bool kallsyms)
 {
 	symtab_sort(t);
 	fixup_end(t, kallsyms);
-	drop_duplicates(t);
+	drop_duplicates(t, kallsyms);
 }
 
 static bool contains(const struct sym_entry *e, uint64_t addr)
@@ -350,17 +462,9 @@ static bool contains(const struct sym_entry *e, uint64_t addr)
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 {
 	struct sym_entry *found = NULL;
-	size_t lo = 0, hi = t->nr;
-
 	/* the last symbol starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = starts_upto(t, addr);
 
-		if (t->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo, walked = 0; i > 0 && walked < MAX_WALK_BACK; i--, walked++) {
 		struct sym_entry *e = &t->v[i - 1];
 
@@ -377,5 +481,6 @@ struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 void symtab_release(struct symtab *t)
 {
 	free(t->v);
+	free(t->aliases);
 	memset(t, 0, sizeof(*t));
 }

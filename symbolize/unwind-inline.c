@@ -15,9 +15,14 @@
  * .gnu_debuglink), which is where binutils finds it too. Answers are cached per (file, address).
  *
  * An assembler function has a DW_TAG_subprogram per alias (GNU as); binutils names the last
- * (last_alias()): glibc's clone3, ld.so's __GI_mprotect. Not restated: code with DWARF lines but
- * no function; files without DWARF (binutils then names by symbol, and perf shows an alias that
- * is not its own choice as "(inlined)"). See docs/symbolize.md.
+ * (last_alias()): glibc's clone3, ld.so's __GI_mprotect. Where DWARF names no function, binutils
+ * names the address by the symbol table (symtab_bfd_name()): the symbol starting last below it,
+ * a label inside the function too (node's construct_stub_create_deopt_addr in
+ * Builtins_JSConstructStubGeneric), and of several there the first in the file's order of the
+ * smallest, where the linker folded identical functions (node's
+ * RegExpClassRanges::IsClassRanges and RegExpClassSetExpression::IsClassSetExpression). Where
+ * that is not perf's own symbol, perf shows it as "NAME (inlined)", and so does kprof. Not restated: code with
+ * DWARF lines but no function whose symbol binutils picks otherwise. See docs/symbolize.md.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -236,9 +241,10 @@ static size_t dwarf_functions(Dwfl_Module *mod, uint64_t vaddr, const char **nam
 /* The cached answer for (@path, @vaddr), computed on first use. NULL with *err on ENOMEM. */
 static const struct inline_addr *lookup(struct sym_session *s, struct sym_inlines *in,
 					const char *path, uint64_t vaddr, const char *sym,
-					int *err)
+					const struct symtab *tab, int *err)
 {
 	const char *names[INLINE_MAX];
+	char *alias = NULL;
 	struct inline_addr key = { .path = path, .vaddr = vaddr }, *a;
 	Dwfl_Module *mod;
 	size_t i, nr = 0;
@@ -253,9 +259,15 @@ static const struct inline_addr *lookup(struct sym_session *s, struct sym_inline
 		return NULL;
 	if (mod)
 		nr = dwarf_functions(mod, vaddr, names);
+	/* no function in the DWARF: addr2line's symbol, an inlined frame where not perf's */
+	if (!nr && tab && (names[0] = symtab_bfd_name(tab, vaddr, &alias)) &&
+	    strcmp(names[0], sym))
+		nr = 1;
 	a = malloc(sizeof(*a) + nr * sizeof(a->v[0]));
-	if (!a)
+	if (!a) {
+		free(alias);
 		goto nomem;
+	}
 	*a = key;
 	a->nr = nr;
 	for (size_t j = 0; j < nr; j++) {
@@ -270,10 +282,12 @@ static const struct inline_addr *lookup(struct sym_session *s, struct sym_inline
 		free(label);
 		free(dem);
 		if (!a->v[j].sym) {
+			free(alias);
 			free(a);
 			goto nomem;
 		}
 	}
+	free(alias);
 	in->addrs.slots[i] = a;
 	in->addrs.nr++;
 	return a;
@@ -306,7 +320,9 @@ int sym_session_inlines(struct sym_session *s, pid_t pid, uint64_t addr,
 			return -ENOMEM;
 	}
 	/* the address in the file: the symbol's there, plus the offset into it */
-	a = lookup(s, *slot, mf.elf_path, res.sym_id + (addr - res.sym_start), res.sym, &err);
+	/* perf asks addr2line about no "[...]" dso (srcline.c dso__name): the vdso by DWARF only */
+	a = lookup(s, *slot, mf.elf_path, res.sym_id + (addr - res.sym_start), res.sym,
+		   mf.dso[0] == '[' ? NULL : mf.tab, &err);
 	if (!a)
 		return err;
 	*out = a->v;

@@ -18,4 +18,11 @@ int report_parse_pids(const char *s, int *pids, size_t *nr, size_t max);
 /* -g "caller" or "callee", optionally ",MIN" (a percentage, 0..100). */
 int report_parse_callchain(const char *s, enum table_callchain *order, double *min);
 
+struct profile;
+/*
+ * What perf report 6.1's entries and chains can show otherwise around inlined frames, one line
+ * each (cmd-report-tree.c).
+ */
+void warn_perf_tree(const char *input, const struct profile *p);
+
 #endif

@@ -274,34 +274,11 @@ void warn_profile_notes(const char *input, const struct profile *p)
 			 (unsigned long long)p->nr_self_elsewhere);
 }
 
-/*
- * perf report's Children of inlined frames reached through more than one map object
- * (pipeline-inlmaps.c): a difference of perf's hist entries, not of the call chains, so
- * report's alone. -v names the functions.
- */
-static void warn_inline_entries(const char *input, const struct profile *p)
-{
-	if (!p->nr_inline_multimap)
-		return;
-	pr_warn("%s: %llu samples hold inlined frames of %llu function%s (e.g. %.*s) that perf "
-		"reaches through more than one mapping of their file: perf report 6.1 then turns "
-		"such an inlined entry into one of the function's own, and its children.* keys of "
-		"%s can be larger (calltrace.* of their files smaller); kprof counts each sample "
-		"once", input,
-		(unsigned long long)p->nr_inline_multimap,
-		(unsigned long long)p->nr_inline_multimap_funcs,
-		p->nr_inline_multimap_funcs == 1 ? "" : "s",
-		(int)strcspn(p->inline_multimap_funcs, " "), p->inline_multimap_funcs,
-		p->nr_inline_multimap_funcs == 1 ? "it" : "them");
-	pr_debug("%s: functions whose inlined frames perf reaches through more than one "
-		 "mapping: %s", input, p->inline_multimap_funcs);
-}
-
 /* Lost samples and throttling make the percentages less trustworthy: say so on stderr. */
 static void report_losses(const char *input, const struct profile *p)
 {
 	warn_profile_notes(input, p);
-	warn_inline_entries(input, p);
+	warn_perf_tree(input, p);
 	if (p->nr_lost || p->nr_lost_records)
 		pr_warn("%s: %llu samples lost (%llu LOST records)", input,
 			(unsigned long long)p->nr_lost, (unsigned long long)p->nr_lost_records);

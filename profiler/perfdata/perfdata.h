@@ -296,6 +296,14 @@ struct pd_record {
 int pd_reader_open(const char *path, struct pd_reader **out, char *err, size_t errlen);
 void pd_reader_close(struct pd_reader *r);			/* NULL-safe */
 
+/*
+ * The kernel's build-id from its MMAP2 record ("[kernel.kallsyms]_text" with
+ * PERF_RECORD_MISC_MMAP_BUILD_ID: perf record --buildid-mmap) among the first records of
+ * regular file @path's data section, into @out (filename NULL). 1 found, 0 not (or not a
+ * regular perf.data file), -errno (perf-read-kbid.c).
+ */
+int pd_file_kernel_mmap_build_id(const char *path, struct pd_build_id *out);
+
 size_t pd_reader_nr_attrs(const struct pd_reader *r);
 const struct pd_evattr *pd_reader_attr(const struct pd_reader *r, size_t i);
 const struct pd_file_info *pd_reader_info(const struct pd_reader *r);

@@ -17,13 +17,20 @@
  * kprof does not replay that tree; it counts Children once per sample, as perf does for
  * everything else, and says how many samples and functions are concerned: the samples with an
  * inlined frame of a function whose inlined frames of that name perf reaches through more than
- * one map object. Such a function is what perf's children.* may show larger.
+ * one map object. Such a function is what perf's children.* may show larger, by at most the
+ * period of those samples (once per such inlined name in a sample): an entry of an inlined
+ * symbol gathers each sample once (hist.c's he_cache) and, once turned, no more inlined
+ * frames (they no longer compare equal to it). Its file's entries are no longer in one order
+ * in perf's tree (output/hist-perf-tree.c), so its file is named too.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profiler/profile/pipeline-int.h"
+
+/* A run of alike samples in inl_maps.runs: [samples, period, nr, key...]. */
+#define RUN_HEAD	3
 
 static uint64_t key_hash(uint32_t event, const char *dso, const char *name, uint64_t sym_id)
 {
@@ -114,16 +121,17 @@ int inl_maps_frame(struct inl_maps *t, uint32_t event, const char *dso, const ch
 	return 0;
 }
 
-int inl_maps_sample(struct inl_maps *t, uint64_t samples)
+int inl_maps_sample(struct inl_maps *t, uint64_t samples, uint64_t period)
 {
 	uint64_t *last = t->nr_runs ? t->runs + t->last_run : NULL;
-	size_t words = 2 + t->nr_cur;
+	size_t words = RUN_HEAD + t->nr_cur;
 
 	if (!t->nr_cur)
 		return 0;
 	/* a sample's keys are most often the previous sample's: one run for both */
-	if (last && last[1] == t->nr_cur && !memcmp(last + 2, t->cur, t->nr_cur * 8)) {
+	if (last && last[2] == t->nr_cur && !memcmp(last + RUN_HEAD, t->cur, t->nr_cur * 8)) {
 		last[0] += samples;
+		last[1] += period;
 		t->nr_cur = 0;
 		return 0;
 	}
@@ -141,62 +149,112 @@ int inl_maps_sample(struct inl_maps *t, uint64_t samples)
 	}
 	t->last_run = t->nr_runs;
 	t->runs[t->nr_runs] = samples;
-	t->runs[t->nr_runs + 1] = t->nr_cur;
-	memcpy(t->runs + t->nr_runs + 2, t->cur, t->nr_cur * 8);
+	t->runs[t->nr_runs + 1] = period;
+	t->runs[t->nr_runs + 2] = t->nr_cur;
+	memcpy(t->runs + t->nr_runs + RUN_HEAD, t->cur, t->nr_cur * 8);
 	t->nr_runs += words;
 	t->nr_cur = 0;
 	return 0;
 }
 
-int inl_maps_result(const struct inl_maps *t, uint64_t *samples, uint64_t *nr_funcs,
-		    char **funcs)
+/* The index of @name in @v (appended when new), or -ENOMEM. */
+static long name_index(const char ***v, size_t *nr, const char *name)
 {
-	size_t len = 0, at = 0;
-	const char **seen = NULL;
-	size_t nr_seen = 0;
+	const char **n;
 
-	*samples = 0;
-	*nr_funcs = 0;
-	*funcs = NULL;
-	for (size_t i = 0; i < t->nr_runs; i += 2 + t->runs[i + 1])
-		for (size_t j = 0; j < t->runs[i + 1]; j++)
-			if (t->keys[t->runs[i + 2 + j]].multi) {
-				*samples += t->runs[i];
+	for (size_t i = 0; i < *nr; i++)
+		if ((*v)[i] == name)
+			return (long)i;
+	n = realloc(*v, (*nr + 1) * sizeof(**v));
+	if (!n)
+		return -ENOMEM;
+	*v = n;
+	(*v)[*nr] = name;
+	return (long)(*nr)++;
+}
+
+/* @v's strings joined by spaces, malloc'd (NULL when ENOMEM). */
+static char *join(const char *const *v, size_t nr, bool basename_only)
+{
+	size_t len = 1, at = 0;
+	char *s;
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *n = basename_only && strrchr(v[i], '/') ? strrchr(v[i], '/') + 1 : v[i];
+
+		len += strlen(n) + 1;
+	}
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		const char *n = basename_only && strrchr(v[i], '/') ? strrchr(v[i], '/') + 1 : v[i];
+		size_t k = strlen(n);
+
+		if (i)
+			s[at++] = ' ';
+		memcpy(s + at, n, k + 1);
+		at += k;
+	}
+	return s;
+}
+
+int inl_maps_result(const struct inl_maps *t, struct inl_maps_said *r)
+{
+	const char **funcs = NULL, **files = NULL;
+	size_t nr_funcs = 0, nr_files = 0;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < t->nr_runs; i += RUN_HEAD + t->runs[i + 2])
+		for (size_t j = 0; j < t->runs[i + 2]; j++)
+			if (t->keys[t->runs[i + RUN_HEAD + j]].multi) {
+				r->samples += t->runs[i];
 				break;
 			}
-	if (!*samples)
+	if (!r->samples)
 		return 0;
-	/* the functions, each once (names are the session's pooled strings) */
-	seen = malloc(t->nr * sizeof(*seen));
-	if (!seen)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t j;
+	/* the functions and their files, each once (names are the session's pooled strings) */
+	for (size_t i = 0; i < t->nr && !err; i++) {
+		long f;
 
 		if (!t->keys[i].multi)
 			continue;
-		for (j = 0; j < nr_seen && seen[j] != t->keys[i].base; j++)
-			;
-		if (j == nr_seen) {
-			seen[nr_seen++] = t->keys[i].base;
-			len += strlen(t->keys[i].base) + 1;
-		}
+		f = name_index(&funcs, &nr_funcs, t->keys[i].base);
+		if (f < 0 || name_index(&files, &nr_files, t->keys[i].dso) < 0)
+			err = -ENOMEM;
 	}
-	*funcs = malloc(len);
-	if (!*funcs) {
-		free(seen);
-		return -ENOMEM;
-	}
-	for (size_t j = 0; j < nr_seen; j++) {
-		size_t n = strlen(seen[j]);
+	if (!err && !(r->excess = calloc(nr_funcs + 1, sizeof(*r->excess))))
+		err = -ENOMEM;
+	/* each turned inlined name can carry the period of every sample that has it */
+	for (size_t i = 0; i < t->nr_runs && !err; i += RUN_HEAD + t->runs[i + 2])
+		for (size_t j = 0; j < t->runs[i + 2]; j++) {
+			const struct inl_key *k = &t->keys[t->runs[i + RUN_HEAD + j]];
 
-		memcpy(*funcs + at, seen[j], n);
-		at += n;
-		(*funcs)[at++] = j + 1 < nr_seen ? ' ' : '\0';
+			if (k->multi)
+				r->excess[name_index(&funcs, &nr_funcs, k->base)] += t->runs[i + 1];
+		}
+	if (!err) {
+		r->funcs = join(funcs, nr_funcs, false);
+		r->files = join(files, nr_files, true);
+		if (!r->funcs || !r->files)
+			err = -ENOMEM;
 	}
-	*nr_funcs = nr_seen;
-	free(seen);
-	return 0;
+	r->nr_funcs = nr_funcs;
+	free(funcs);
+	free(files);
+	if (err)
+		inl_maps_said_release(r);
+	return err;
+}
+
+void inl_maps_said_release(struct inl_maps_said *r)
+{
+	free(r->funcs);
+	free(r->files);
+	free(r->excess);
+	memset(r, 0, sizeof(*r));
 }
 
 void inl_maps_release(struct inl_maps *t)

@@ -467,7 +467,7 @@ struct inl_key {
 	bool			multi;		/* reached through another map object too */
 };
 
-/* The keys, and the samples that had frames of them (runs of [samples, nr, key...]). */
+/* The keys, and the samples that had frames of them (runs of [samples, period, nr, key...]). */
 struct inl_maps {
 	struct inl_key	*keys;
 	size_t		nr, alloc;
@@ -482,15 +482,20 @@ struct inl_maps {
 /* An inlined frame of the sample being added, reached through map object @m. 0 or -ENOMEM. */
 int inl_maps_frame(struct inl_maps *t, uint32_t event, const char *dso, const char *name,
 		   uint64_t sym_id, const char *base, const struct sym_perf_map *m);
-/* The sample (@samples of them) is complete. 0 or -ENOMEM. */
-int inl_maps_sample(struct inl_maps *t, uint64_t samples);
-/*
- * The samples with an inlined frame reached through more than one map object, and the
- * functions of those frames: their number and names (space separated, malloc'd into *funcs;
- * NULL when none). 0 or -ENOMEM.
- */
-int inl_maps_result(const struct inl_maps *t, uint64_t *samples, uint64_t *nr_funcs,
-		    char **funcs);
+/* The sample (@samples of them, @period in all) is complete. 0 or -ENOMEM. */
+int inl_maps_sample(struct inl_maps *t, uint64_t samples, uint64_t period);
+
+/* What inl_maps_result() finds (all zero/NULL when nothing). */
+struct inl_maps_said {
+	uint64_t	samples;	/* samples with an inlined frame seen through two maps */
+	uint64_t	nr_funcs;	/* the functions of those frames */
+	char		*funcs;		/* their names, space separated, first seen first */
+	uint64_t	*excess;	/* by function: the most perf's Children can add (period) */
+	char		*files;		/* their files' basenames, space separated */
+};
+/* The samples with an inlined frame reached through more than one map object. 0 or -ENOMEM. */
+int inl_maps_result(const struct inl_maps *t, struct inl_maps_said *r);
+void inl_maps_said_release(struct inl_maps_said *r);
 void inl_maps_release(struct inl_maps *t);
 
 /* ---- the resolving side (pipeline-resolve.c) ---------------------------------------------- */

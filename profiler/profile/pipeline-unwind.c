@@ -177,6 +177,6 @@ int resolver_unwind(struct resolver *r, const struct pipe_stack *st, const uint6
 		ret = add_frames(r, cg, st, ips[i], own, &n);
 	}
 	if (!ret)
-		ret = inl_maps_sample(&r->inl_maps, st->samples);
+		ret = inl_maps_sample(&r->inl_maps, st->samples, st->period);
 	return ret ? ret : resolver_add_ids(r, cg, st, n);
 }

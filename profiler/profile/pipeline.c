@@ -41,6 +41,7 @@ struct loader {
 	uint64_t			*lbr_chain;	/* an LBR sample's chain as perf sees it */
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
+	struct pd_build_id		kernel_mmap_id;	/* the kernel MMAP2's build-id */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -385,6 +386,11 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 			res->sym_opts.kernel_build_id_len = b->size;
 		}
 	}
+	/* ... and, as perf, the one of the kernel's own MMAP2 (--buildid-mmap) over it */
+	if (pd_file_kernel_mmap_build_id(path, &l->kernel_mmap_id) > 0) {
+		res->sym_opts.kernel_build_id = l->kernel_mmap_id.id;
+		res->sym_opts.kernel_build_id_len = l->kernel_mmap_id.size;
+	}
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
@@ -435,6 +441,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 {
 	size_t nr = pd_reader_nr_attrs(l->r);
 	struct callgraph **cgs = l->res.cgs;
+	struct inl_maps_said said;
 	struct sym_stats st;
 
 	memset(&st, 0, sizeof(st));
@@ -457,9 +464,13 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	l->p->nr_unwind_unplaced = l->res.unwind_unplaced;
 	if (l->res.unwind_unplaced && !(l->p->first_unplaced = strdup(l->res.first_unplaced)))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	if (inl_maps_result(&l->res.inl_maps, &l->p->nr_inline_multimap,
-			    &l->p->nr_inline_multimap_funcs, &l->p->inline_multimap_funcs))
+	if (inl_maps_result(&l->res.inl_maps, &said))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
+	l->p->nr_inline_multimap = said.samples;
+	l->p->nr_inline_multimap_funcs = said.nr_funcs;
+	l->p->inline_multimap_funcs = said.funcs;
+	l->p->inline_multimap_excess = said.excess;
+	l->p->inline_multimap_files = said.files;
 	l->p->events = calloc(nr, sizeof(*l->p->events));
 	l->p->kernel_source = strdup(kernel_side_source(&l->kernel));
 	if (st.first_stale)
@@ -581,6 +592,8 @@ void profile_free(struct profile *p)
 	free(p->first_stale);
 	free(p->first_stale_module);
 	free(p->inline_multimap_funcs);
+	free(p->inline_multimap_excess);
+	free(p->inline_multimap_files);
 	free(p->first_unplaced);
 	for (size_t i = 0; i < p->nr_build_ids; i++)
 		free(p->build_ids[i].filename);

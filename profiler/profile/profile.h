@@ -103,11 +103,15 @@ struct profile {
 	/*
 	 * Unwound samples with an inlined frame that perf reaches through more than one of its
 	 * map objects (pipeline-inlmaps.c): perf report 6.1 may count its Children under the
-	 * function's name too. The functions: their number, their names space separated (owned).
+	 * function's name too. The functions: their number, their names space separated, the
+	 * most perf can add to each one's Children (period, in their order), their files'
+	 * basenames space separated (all owned).
 	 */
 	uint64_t		nr_inline_multimap;
 	uint64_t		nr_inline_multimap_funcs;
 	char			*inline_multimap_funcs;
+	uint64_t		*inline_multimap_excess;
+	char			*inline_multimap_files;
 	/* What the file holds and kprof does not use; the CLI says each in one line. */
 	uint64_t		nr_auxtrace, auxtrace_bytes;	/* AUXTRACE records skipped */
 	uint32_t		auxtrace_type;	/* AUXTRACE_INFO's type, 0 none */

@@ -27,6 +27,9 @@
 #   nodata  a --call-graph dwarf file as recorders wrote it before issue 11: the MMAP2
 #         records of non-executable file mappings are dropped (any sample layout), so perf
 #         finds no map holding .eh_frame for any process.
+#   kbid  a --buildid-mmap file of another kernel: the build-id of the kernel's own MMAP2
+#         ([kernel.kallsyms]_text, PERF_RECORD_MISC_MMAP_BUILD_ID) gets its first byte
+#         inverted (any sample layout); perf 6.1 takes the kernel's build-id from it.
 #
 # The data section grows with lbr and aux (shrinks with nodata); the feature sections after it
 # are moved along.
@@ -35,8 +38,8 @@ use warnings;
 no warnings 'portable';	# 64-bit addresses
 
 my ($mode, $in, $out) = @ARGV;
-die "usage: $0 skid|lbr|aux|nodata|utext IN OUT\n"
-	unless $mode && $mode =~ /^(skid|lbr|aux|nodata|utext)$/ && $out;
+die "usage: $0 skid|lbr|aux|nodata|utext|kbid IN OUT\n"
+	unless $mode && $mode =~ /^(skid|lbr|aux|nodata|utext|kbid)$/ && $out;
 open my $f, '<:raw', $in or die "$in: $!\n";
 my $d = do { local $/; <$f> };
 close $f;
@@ -49,7 +52,7 @@ die "$in: one attr expected\n" unless $attrs_size == $attr_size;
 my $sample_type = unpack 'Q<', substr $d, $attrs_off + 24, 8;
 my $has_id = $sample_type & 64;
 die "$in: sample_type $sample_type is not IP|TID|TIME|[ID|]CALLCHAIN|PERIOD\n"
-	unless ($sample_type | 64) == (1 | 2 | 4 | 32 | 64 | 256) || $mode eq 'nodata';
+	unless ($sample_type | 64) == (1 | 2 | 4 | 32 | 64 | 256) || $mode =~ /^(nodata|kbid)$/;
 my $words = $has_id ? 5 : 4;	# ip, pid/tid, time, [id], period
 
 if ($mode eq 'lbr') {
@@ -69,6 +72,13 @@ while ($at < $end) {
 		# AUXTRACE: u64 size, offset, reference; u32 idx, tid, cpu, reserved; payload
 		$data .= pack('V v v Q< Q< Q< V V V V', 71, 0, 48, 4096, $n * 4096, $n, 0, 0, 0, 0) .
 			 "\xff" x 4096 if ++$n % 100 == 0;
+		next;
+	}
+	if ($mode eq 'kbid') {
+		# MMAP2 with a build-id: build_id_size at 40, build_id at 44, filename at 72
+		substr($rec, 44, 1) = chr(0xff ^ ord substr $rec, 44, 1)
+			if $type == 10 && ($misc & 0x4000) && substr($rec, 72, 18) eq '[kernel.kallsyms]_';
+		$data .= $rec;
 		next;
 	}
 	if ($mode eq 'nodata') {

@@ -81,4 +81,22 @@ test_expect_success PERF,PERF_EVENTS,KALLSYMS 'collapse leaves the other kernel 
 	grep -q "recorded kernel.s build-id" c.err
 '
 
+# perf record --buildid-mmap writes no BUILD_ID feature: the kernel's build-id is in its own
+# MMAP2 record ([kernel.kallsyms]_text), which perf 6.1 gives to the kernel's dso. With that id
+# rewritten (perf-data-rewrite.pl kbid), perf leaves kernel frames unresolved; kprof named them
+# from this machine's kallsyms before.
+test_expect_success PERF,PERF_EVENTS,KALLSYMS '--buildid-mmap: the kernel MMAP2 build-id decides, as in perf' '
+	mkdir bmcache &&
+	perf --buildid-dir "$PWD/bmcache" record -q --buildid-mmap -g -e cpu-clock -o bm.data \
+		dd if=/dev/zero of=/dev/null bs=4k count=300000 >/dev/null 2>&1 &&
+	perl "$KPROF_SRC/tests/e2e/perf-data-rewrite.pl" kbid bm.data bmf.data &&
+	keys "$PWD/bmcache" bm.data bmhost &&
+	test -n "$(kernel_keys bmhost.kprof)" &&
+	! grep -q "build-id" bmhost.err &&
+	keys "$PWD/bmcache" bmf.data bmstale &&
+	test -z "$(kernel_keys bmstale.kprof)" &&
+	grep -q "^kprof: warning: bmf.data: no kallsyms or vmlinux with the recorded kernel.s build-id" \
+		bmstale.err
+'
+
 test_done

@@ -32,7 +32,7 @@ start_fixture() {
 test_expect_success PERF,PERF_EVENTS 'perf record --call-graph dwarf: keys equal perf' '
 	perf record -q -B -N --call-graph dwarf -e cpu-clock -o pr.data "$FX" 1 \
 		>/dev/null 2>&1 &&
-	compare_lkp_tree_split pr.data &&
+	compare_lkp_said pr.data &&
 	grep -q "^$THREAD_KEY" pr.data.kprof &&
 	grep -q "^perf-profile.children.cpu-clock.clone3: " pr.data.kprof &&
 	! grep -q "clone3 (inlined)" pr.data.kprof &&

@@ -29,64 +29,67 @@ static int frame(struct inl_maps *t, uint32_t ev, const char *d, const char *nam
 static void test_one_map(void)
 {
 	struct inl_maps t = { 0 };
-	uint64_t samples = 9, nr = 9;
-	char *funcs = (char *)1;
+	struct inl_maps_said r = { .samples = 9, .nr_funcs = 9 };
 	int bad = 0;
 
 	/* one process: both frames of every sample through the same map object */
 	for (int i = 0; i < 50; i++) {
 		bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view1, 3);
 		bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 3);
-		bad |= inl_maps_sample(&t, 1);
+		bad |= inl_maps_sample(&t, 1, 1000);
 	}
 	ok(!bad, "frames and samples added");
-	ok(!inl_maps_result(&t, &samples, &nr, &funcs) && !samples && !nr && !funcs,
-	   "one map object: nothing to say");
-	is_int(t.nr_runs, 2 + 2, "50 alike samples: one run");
+	ok(!inl_maps_result(&t, &r) && !r.samples && !r.nr_funcs && !r.funcs && !r.excess &&
+	   !r.files, "one map object: nothing to say");
+	is_int(t.nr_runs, 3 + 2, "50 alike samples: one run");
 	inl_maps_release(&t);
 }
 
 static void test_two_maps(void)
 {
 	struct inl_maps t = { 0 };
-	uint64_t samples, nr;
-	char *funcs = NULL;
+	struct inl_maps_said r;
 	int bad = 0;
 
 	/* before the exec: 3 samples; a sample without inlined frames adds nothing */
 	for (int i = 0; i < 3; i++) {
 		bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view1, 3);
 		bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 3);
-		bad |= inl_maps_sample(&t, 1);
+		bad |= inl_maps_sample(&t, 1, 1000);
 	}
-	bad |= inl_maps_sample(&t, 5);
+	bad |= inl_maps_sample(&t, 5, 5000);
 	/* a same-named inlined frame of another function, module or event stays apart */
 	bad |= frame(&t, 0, dso, in_a, 0x99000, "elsewhere", &view1, 3);
-	bad |= inl_maps_sample(&t, 1);
+	bad |= inl_maps_sample(&t, 1, 1000);
 	bad |= frame(&t, 0, other_dso, in_a, 0x1a2d0, "libc_fn", &view1, 4);
-	bad |= inl_maps_sample(&t, 1);
+	bad |= inl_maps_sample(&t, 1, 1000);
 	bad |= frame(&t, 1, dso, in_a, 0x1a2d0, base_a, &view2, 1);
-	bad |= inl_maps_sample(&t, 1);
+	bad |= inl_maps_sample(&t, 1, 1000);
 	/* after the exec: the same file, a new map object (same address with setarch -R) */
 	bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view1, 7);
-	bad |= inl_maps_sample(&t, 2);
+	bad |= inl_maps_sample(&t, 2, 2000);
 	ok(!bad, "frames and samples added");
-	ok(!inl_maps_result(&t, &samples, &nr, &funcs), "result");
-	is_int(samples, 3 + 2, "the samples before the second map count too, each once");
-	is_int(nr, 1, "one function");
-	ok(funcs && !strcmp(funcs, base_b), "... named: %s", funcs ? funcs : "(null)");
-	free(funcs);
+	ok(!inl_maps_result(&t, &r), "result");
+	is_int(r.samples, 3 + 2, "the samples before the second map count too, each once");
+	is_int(r.nr_funcs, 1, "one function");
+	ok(r.funcs && !strcmp(r.funcs, base_b), "... named: %s", r.funcs ? r.funcs : "(null)");
+	ok(r.excess && r.excess[0] == 5000, "... its Children can gain those samples' period");
+	ok(r.files && !strcmp(r.files, "ld-linux-x86-64.so.2"), "... its file: %s",
+	   r.files ? r.files : "(null)");
+	inl_maps_said_release(&r);
 
 	/* a forked process's copy (another view, same serial) is another object */
 	bad |= frame(&t, 0, dso, in_a, 0x1a2d0, base_a, &view2, 3);
 	bad |= frame(&t, 0, dso, in_b, 0x1b770, base_b, &view2, 7);
-	bad |= inl_maps_sample(&t, 1);
-	ok(!bad && !inl_maps_result(&t, &samples, &nr, &funcs), "a fork's sample added");
-	is_int(samples, 3 + 2 + 1, "... counted once with both its frames");
-	is_int(nr, 2, "two functions");
-	ok(funcs && !strcmp(funcs, "_dl_sysdep_start _dl_start"), "... in first-seen order: %s",
-	   funcs ? funcs : "(null)");
-	free(funcs);
+	bad |= inl_maps_sample(&t, 1, 1000);
+	ok(!bad && !inl_maps_result(&t, &r), "a fork's sample added");
+	is_int(r.samples, 3 + 2 + 1, "... counted once with both its frames");
+	is_int(r.nr_funcs, 2, "two functions");
+	ok(r.funcs && !strcmp(r.funcs, "_dl_sysdep_start _dl_start"), "... in first-seen order: %s",
+	   r.funcs ? r.funcs : "(null)");
+	ok(r.excess && r.excess[0] == 4000 && r.excess[1] == 6000,
+	   "each can gain the period of every sample with its inlined frame, before or after");
+	inl_maps_said_release(&r);
 	inl_maps_release(&t);
 	ok(!t.keys && !t.runs && !t.nr, "released is empty");
 }
@@ -95,25 +98,24 @@ static void test_many(void)
 {
 	struct inl_maps t = { 0 };
 	char (*names)[16] = calloc(3000, sizeof(*names));
-	uint64_t samples, nr;
-	char *funcs = NULL;
+	struct inl_maps_said r;
 	int bad = 0;
 
 	for (int i = 0; i < 3000; i++) {
 		snprintf(names[i], sizeof(names[i]), "f%d", i);
 		bad |= frame(&t, 0, dso, names[i], (uint64_t)i, names[i], &view1, 1);
-		bad |= inl_maps_sample(&t, 1);
+		bad |= inl_maps_sample(&t, 1, 1000);
 	}
 	/* every third one again through another map, in another order */
 	for (int i = 2999; i >= 0; i -= 3) {
 		bad |= frame(&t, 0, dso, names[i], (uint64_t)i, names[i], &view1, 2);
-		bad |= inl_maps_sample(&t, 1);
+		bad |= inl_maps_sample(&t, 1, 1000);
 	}
-	ok(!bad && !inl_maps_result(&t, &samples, &nr, &funcs), "3000 keys, past table growth");
+	ok(!bad && !inl_maps_result(&t, &r), "3000 keys, past table growth");
 	is_int(t.nr, 3000, "... each once");
-	is_int(nr, 1000, "a third of them seen twice");
-	is_int(samples, 2000, "... in 2000 samples");
-	free(funcs);
+	is_int(r.nr_funcs, 1000, "a third of them seen twice");
+	is_int(r.samples, 2000, "... in 2000 samples");
+	inl_maps_said_release(&r);
 	free(names);
 	inl_maps_release(&t);
 }

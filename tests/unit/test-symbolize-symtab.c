@@ -130,10 +130,46 @@ static void test_reserve(void)
 	symtab_release(&t);
 }
 
+/*
+ * The name binutils' addr2line gives an address without DWARF (symtab_bfd_name): the symbol
+ * starting last at or below it, a label inside a function too; of several at one start the
+ * first in the file's order of the smallest, where perf keeps the longest name.
+ */
+static void test_bfd_name(void)
+{
+	struct symtab t = { 0 };
+	char *owned = NULL;
+	const char *n;
+
+	symtab_add(&t, 0x1000, 6, STB_GLOBAL, "IsClassRanges", NULL);
+	symtab_add(&t, 0x1000, 6, STB_GLOBAL, "IsClassSetExpression", NULL);
+	symtab_add(&t, 0x2000, 0x100, STB_GLOBAL, "JSConstructStub", NULL);
+	symtab_add(&t, 0x2040, 0, STB_GLOBAL, "deopt_addr", NULL);
+	symtab_add(&t, 0x3000, 0x10, STB_GLOBAL, "alone", NULL);
+	symtab_finish(&t, false);
+	is_str(symtab_find(&t, 0x1002)->name, "IsClassSetExpression", "perf keeps the longest");
+	n = symtab_bfd_name(&t, 0x1002, &owned);
+	is_str(n, "IsClassRanges", "binutils the first of the folded ones");
+	free(owned);
+	n = symtab_bfd_name(&t, 0x2044, &owned);
+	is_str(n, "deopt_addr", "a label inside the function, past its start");
+	free(owned);
+	n = symtab_bfd_name(&t, 0x2010, &owned);
+	is_str(n, "JSConstructStub", "before the label, the function");
+	free(owned);
+	n = symtab_bfd_name(&t, 0x3004, &owned);
+	is_str(n, "alone", "one symbol: its own name");
+	free(owned);
+	ok(!symtab_bfd_name(&t, 0x800, &owned) && !owned, "below every symbol: nothing");
+	symtab_release(&t);
+	ok(!t.aliases && !t.nr_aliases, "released");
+}
+
 int main(void)
 {
 	struct symtab t = { 0 };
 
+	test_bfd_name();
 	test_sort_and_plt();
 	test_reserve();
 	test_parse_hex();
