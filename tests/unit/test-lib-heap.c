@@ -17,6 +17,7 @@
 
 #define RESERVE	(64UL << 20)
 #define BLOCK	(8UL << 20)
+#define HUGE	(2UL << 20)
 
 /* the VmFlags of the mapping holding @addr contain @flag */
 static bool vma_has_flag(uintptr_t addr, const char *flag)
@@ -53,17 +54,20 @@ int main(void)
 	long advised = heap_on_huge_pages(RESERVE), faults;
 	char *p, *q, *end;
 
-	plan(5);
+	plan(6);
 	if (advised == 0) {
-		skip(5, "malloc is not glibc's brk heap here (valgrind or ASan)");
+		skip(6, "malloc is not glibc's brk heap here (valgrind or ASan)");
 		return done_testing();
 	}
-	ok(advised >= (long)RESERVE, "%ld bytes advised, at least the %lu reserved", advised,
-	   RESERVE);
+	ok(advised >= (long)(RESERVE - HUGE), "%ld bytes advised: the %lu reserved, less a head",
+	   advised, RESERVE);
 	p = malloc(BLOCK);
 	end = sbrk(0);
 	ok(p && end - advised <= p && p + BLOCK <= end,
 	   "an 8 MiB block comes from the advised heap, not an mmap of its own");
+	ok(p && (uintptr_t)(end - advised) % HUGE == 0 &&
+	   ((uintptr_t)p & ~(uintptr_t)(HUGE - 1)) >= (uintptr_t)(end - advised),
+	   "the advised heap starts on a 2 MiB boundary, and the block's first 2 MiB page is in it");
 	ok(vma_has_flag((uintptr_t)p, " hg"), "its memory is advised MADV_HUGEPAGE");
 	faults = minor_faults();
 	memset(p, 1, BLOCK);
