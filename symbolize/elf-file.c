@@ -101,6 +101,18 @@ void *dlopen(const char *file, int mode)
  */
 static __thread bool reading_symbols;
 
+/*
+ * Only an ELF file is read by sections: anything else (a compressed file, locale-archive)
+ * libdwfl tries to decompress, and 0.188's decompressors leak their 1 MiB input buffer when
+ * they read a file instead of its mapping (LeakSanitizer: 3 MiB per such file).
+ */
+static bool is_elf(int fd)
+{
+	unsigned char magic[SELFMAG];
+
+	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
 void elf_syms_reading_symbols(bool on)
 {
 	reading_symbols = on;
@@ -117,7 +129,8 @@ Elf *elf_begin(int fd, Elf_Cmd cmd, Elf *ref)
 			return NULL;
 		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
 	}
-	if (reading_symbols && !ref && (cmd == ELF_C_READ_MMAP || cmd == ELF_C_READ_MMAP_PRIVATE))
+	if (reading_symbols && !ref && (cmd == ELF_C_READ_MMAP || cmd == ELF_C_READ_MMAP_PRIVATE) &&
+	    is_elf(fd))
 		cmd = ELF_C_READ;
 	return fn(fd, cmd, ref);
 }
