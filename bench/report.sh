@@ -65,17 +65,19 @@ record_make() {
 	[ -s "$1" ] || { echo "bench/report.sh: the make -B recording failed" >&2; exit 1; }
 }
 
-# run NAME OUTFILE CMD...: appends "wall cpu rss" to $work/NAME.runs
+# run NAME OUTFILE CMD...: appends "wall cpu rss faults" to $work/NAME.runs (faults: minor page
+# faults, which cost ~5-10 us each on a virtual machine: 21,000 of them were a third of kprof's
+# CPU time on the make -B recording before its heap went onto huge pages)
 run() {
-	local name=$1 out=$2 secs user sys rss
+	local name=$1 out=$2 secs user sys rss faults
 	shift 2
-	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$out" 2>/dev/null
-	read -r secs user sys rss <"$work/time"
-	echo "$secs $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss" \
+	/usr/bin/time -f '%e %U %S %M %R' -o "$work/time" "$@" >"$out" 2>/dev/null
+	read -r secs user sys rss faults <"$work/time"
+	echo "$secs $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss $faults" \
 		>>"$work/$name.runs"
 }
 
-# median NAME COLUMN (1 wall, 2 cpu, 3 rss)
+# median NAME COLUMN (1 wall, 2 cpu, 3 rss, 4 page faults)
 median() {
 	sort -g -k"$2,$2" "$work/$1.runs" | awk -v c="$2" '{ v[NR] = $c }
 		END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
@@ -84,8 +86,9 @@ median() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 line() {
-	printf '  %-14s %8.3f s wall %8.3f s cpu %8d KiB peak RSS (medians of %d)\n' "$1" \
-	       "$(median "$1" 1)" "$(median "$1" 2)" "$(median "$1" 3)" "$RUNS"
+	printf '  %-14s %8.3f s wall %8.3f s cpu %8d KiB peak RSS %7.0f faults (medians of %d)\n' \
+	       "$1" "$(median "$1" 1)" "$(median "$1" 2)" "$(median "$1" 3)" "$(median "$1" 4)" \
+	       "$RUNS"
 }
 
 # compare PERF KPROF WHAT: the ratios of the medians

@@ -88,6 +88,53 @@ void *dlopen(const char *file, int mode)
 	return fn(file, mode);
 }
 
+/*
+ * While a file's symbols are read (elf_syms_reading_symbols), libdwfl's elf_begin() of that
+ * file and of its debug file reads them section by section (ELF_C_READ: the section headers,
+ * then each section libdwfl asks for, pread into the heap) instead of mapping the whole file
+ * (ELF_C_READ_MMAP_PRIVATE). On a virtual machine a mapped file page costs ~1.5-4 us to fault
+ * in and ~0.5-1 us to unmap (munmap's TLB shootdown reaches the other threads' CPU): the
+ * symbol and string tables of the ~85 files of a make -B recording cost the loading threads
+ * ~35 ms in 135 munmaps and their faults; a pread copies a page in well under 1 us. A file kept
+ * for DWARF (no symbols) is opened again mapped: its debug sections are read where needed.
+ * The executable's elf_begin() is the one libdw's calls bind to, as with dlopen() above.
+ */
+static __thread bool reading_symbols;
+
+/*
+ * Only an ELF file is read by sections: anything else (a compressed file, locale-archive)
+ * libdwfl tries to decompress, and 0.188's decompressors leak their 1 MiB input buffer when
+ * they read a file instead of its mapping (LeakSanitizer: 3 MiB per such file).
+ */
+static bool is_elf(int fd)
+{
+	unsigned char magic[SELFMAG];
+
+	return pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
+void elf_syms_reading_symbols(bool on)
+{
+	reading_symbols = on;
+}
+
+Elf *elf_begin(int fd, Elf_Cmd cmd, Elf *ref)
+{
+	static Elf *(*real)(int, Elf_Cmd, Elf *);
+	Elf *(*fn)(int, Elf_Cmd, Elf *) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+
+	if (!fn) {
+		fn = (Elf *(*)(int, Elf_Cmd, Elf *))dlsym(RTLD_NEXT, "elf_begin");
+		if (!fn)
+			return NULL;
+		__atomic_store_n(&real, fn, __ATOMIC_RELEASE);
+	}
+	if (reading_symbols && !ref && (cmd == ELF_C_READ_MMAP || cmd == ELF_C_READ_MMAP_PRIVATE) &&
+	    is_elf(fd))
+		cmd = ELF_C_READ;
+	return fn(fd, cmd, ref);
+}
+
 /* elf_sym__is_function/is_object/is_label and the section checks of perf's dso__load_sym. */
 static bool perf_keeps(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
 {
@@ -290,6 +337,21 @@ static bool build_id_matches(Dwfl_Module *mod, const uint8_t *want, size_t want_
 	return n > 0 && build_id_equal(got, (size_t)n, want, want_len);
 }
 
+/* @path reported at address 0 in a Dwfl of its own (l->dwfl, l->mod). */
+static int report_file(struct sym_load *l, const char *path)
+{
+	l->mod = NULL;
+	l->dwfl = dwfl_begin(&callbacks);
+	if (!l->dwfl)
+		return -ENOMEM;
+	dwfl_report_begin(l->dwfl);
+	l->mod = dwfl_report_elf(l->dwfl, path, path, -1, 0, false);
+	dwfl_report_end(l->dwfl, NULL, NULL);
+	if (!l->mod)
+		return access(path, R_OK) ? -errno : -ENOEXEC;
+	return 0;
+}
+
 static int load_locked(struct elf_syms *e, const char *path, const void *image,
 		       size_t image_len, const uint8_t *want_id, size_t want_len)
 {
@@ -311,18 +373,10 @@ static int load_locked(struct elf_syms *e, const char *path, const void *image,
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", l->memfd);
 		path = fdpath;
 	}
-	l->dwfl = dwfl_begin(&callbacks);
-	if (!l->dwfl) {
-		err = -ENOMEM;
+	elf_syms_reading_symbols(true);
+	err = report_file(l, path);
+	if (err)
 		goto fail;
-	}
-	dwfl_report_begin(l->dwfl);
-	l->mod = dwfl_report_elf(l->dwfl, path, path, -1, 0, false);
-	dwfl_report_end(l->dwfl, NULL, NULL);
-	if (!l->mod) {
-		err = access(path, R_OK) ? -errno : -ENOEXEC;
-		goto fail;
-	}
 	if (want_id && !build_id_matches(l->mod, want_id, want_len)) {
 		err = -ESTALE;
 		goto fail;
@@ -335,14 +389,22 @@ static int load_locked(struct elf_syms *e, const char *path, const void *image,
 
 		err = synthesize_plt(e, dwfl_module_getelf(l->mod, &bias));
 	}
+	elf_syms_reading_symbols(false);
 	if (err)
 		goto fail;
-	if (e->tab.nr)
+	if (e->tab.nr) {
 		load_close(l);
-	else
-		e->dwarf = l;
+		return 0;
+	}
+	/* kept for its DWARF: again, mapped (see elf_begin) */
+	dwfl_end(l->dwfl);
+	err = report_file(l, path);
+	if (err)
+		goto fail;
+	e->dwarf = l;
 	return 0;
 fail:
+	elf_syms_reading_symbols(false);
 	load_close(l);
 	elf_syms_release(e);
 	return err;
@@ -485,7 +547,8 @@ bool elf_file_has_symtab(const char *path)
 		return false;
 	pthread_mutex_lock(&libdw_lock);
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* the section headers only: read, not the whole file mapped (see elf_begin) */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	while (elf && !found && (scn = elf_nextscn(elf, scn)))
 		found = gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB && shdr.sh_size;
 	if (elf)

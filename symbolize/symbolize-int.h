@@ -198,6 +198,11 @@ const char *elf_syms_dwarf_name(const struct elf_syms *e, uint64_t vaddr, uint64
 void elf_syms_release(struct elf_syms *e);
 /* Copy of the running process's vdso image (malloc'd), or NULL. */
 void *elf_live_vdso(size_t *len);
+/*
+ * While on (this thread), elf_begin() reads an ELF file section by section instead of mapping
+ * it whole (elf-file.c): elf_syms_load* turn it on while they read a file's symbols.
+ */
+void elf_syms_reading_symbols(bool on);
 
 /* ---- perfmap.c ------------------------------------------------------------------------------- */
 /* "START SIZE NAME" hex lines, as perf's dso__load_perf_map reads them. *buf owns the names. */

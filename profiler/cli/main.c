@@ -16,6 +16,16 @@ static const struct kprof_cmd commands[] = {
 	{ .name = NULL },
 };
 
+/*
+ * The commands that read a whole profile: their heap goes onto transparent huge pages (lib's
+ * heap_on_huge_pages): on a make -B recording `report` took ~21,000 page faults, a third of its
+ * CPU time on a VM, and takes ~2,000 with it. 256 MiB of address space is reserved, memory
+ * comes as it is touched.
+ */
+static const char *const profile_readers[] = { "report", "collapse", "export", "flamegraph" };
+
+#define PROFILE_HEAP_RESERVE	(256UL << 20)
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: kprof [-v|-q] <command> [options]\n\ncommands:\n");
@@ -61,6 +71,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[i], "help")) {
 		usage(stdout);
 		return KPROF_EXIT_OK;
+	}
+	for (size_t c = 0; c < sizeof(profile_readers) / sizeof(profile_readers[0]); c++) {
+		if (strcmp(argv[i], profile_readers[c]))
+			continue;
+		/* only faster or not: a heap that cannot be advised works as before */
+		if (heap_on_huge_pages(PROFILE_HEAP_RESERVE) < 0)
+			pr_debug("malloc heap: not on huge pages");
+		break;
 	}
 	for (size_t c = 0; commands[c].name; c++)
 		if (!strcmp(argv[i], commands[c].name))

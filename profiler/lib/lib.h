@@ -105,6 +105,16 @@ void *zalloc_table(size_t n, size_t size);
  */
 void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
 
+/*
+ * Set up this process's malloc heap for reading a whole profile (heap.c): one arena, big blocks
+ * from the heap and kept there once freed, and @reserve bytes of it advised onto transparent
+ * huge pages, so that memory faults in 2 MiB at a time instead of 4 KiB. Call it before any
+ * thread starts. The heap's memory then starts on a 2 MiB boundary (the head before it is left
+ * unused). The bytes advised from there; 0 when malloc is not glibc's brk heap (ASan, valgrind);
+ * -errno when madvise() refused (the malloc options are set all the same).
+ */
+long heap_on_huge_pages(size_t reserve);
+
 /* ---- kernel module names (lib/kmod-name.c) ------------------------------------------------ */
 
 /*

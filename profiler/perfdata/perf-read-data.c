@@ -34,6 +34,12 @@
 #define QUEUE_LIMIT	(256u << 20)
 /* Mapped pages behind the queue are given back once this many have been read past. */
 #define MAP_DROP_STEP	(2u << 20)
+/*
+ * The mapped pages ahead of the reader are populated this many at a time (half a step ahead):
+ * a page fault maps only 16 pages (fault-around) and costs ~5-10 us on a virtual machine,
+ * 800 of them for a 51 MB recording; one madvise(MADV_POPULATE_READ) maps 512.
+ */
+#define MAP_POPULATE_STEP (2u << 20)
 
 /*
  * Map the data section of a regular file (its size was checked against the file's at open).
@@ -58,7 +64,31 @@ static bool map_data(struct pd_reader *r)
 	r->map_len = (size_t)len;
 	r->buf = (unsigned char *)m + (r->header.data.offset - start);
 	r->buf_len = (size_t)r->header.data.size;
+	r->populate_at = 0;
 	return true;
+}
+
+/*
+ * Populate the next MAP_POPULATE_STEP bytes of the mapping ahead of the reader (and the part
+ * it is reading, the first time). A kernel without MADV_POPULATE_READ (before 5.14) says
+ * EINVAL: the pages then fault in as they are read, as before.
+ */
+static void populate_mapped(struct pd_reader *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), base = (size_t)(r->buf - (unsigned char *)r->map);
+	size_t pos = base + r->buf_pos, next;
+	size_t from = r->map_populated > pos ? r->map_populated : pos & ~(page - 1);
+	size_t to = from + MAP_POPULATE_STEP < r->map_len ? from + MAP_POPULATE_STEP : r->map_len;
+
+	r->populate_at = SIZE_MAX;
+	if (from >= to || madvise((char *)r->map + from, to - from, MADV_POPULATE_READ))
+		return;
+	r->map_populated = to;
+	if (to == r->map_len)
+		return;
+	/* the next step when the reader is half a step from the end of this one */
+	next = to - MAP_POPULATE_STEP / 2;
+	r->populate_at = next > base ? next - base : 0;
 }
 
 int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
@@ -243,6 +273,8 @@ again:
 	off = r->buf_off + r->buf_pos;
 	if (off >= r->data_end)
 		return reader_zstd_finish(r, err, errlen);
+	if (r->map && r->buf_pos >= r->populate_at)
+		populate_mapped(r);
 	if (r->buf_len - r->buf_pos >= sizeof(rec->hdr))
 		have = sizeof(rec->hdr);
 	else

@@ -54,6 +54,8 @@ struct pd_reader {
 	uint64_t		data_end;
 	void			*map;
 	size_t			map_len, map_dropped;	/* bytes of map given back so far */
+	size_t			map_populated;		/* bytes of map populated ahead */
+	size_t			populate_at;		/* buf_pos that populates more */
 
 	/* perf's ordered_events: queued records, sorted and released at FINISHED_ROUND. */
 	unsigned char		*arena, *arena2;

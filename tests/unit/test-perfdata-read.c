@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profiler/perfdata/perf-read-int.h"
@@ -124,7 +125,8 @@ static void records_many_rounds(struct buf *b)
 
 /*
  * A file larger than the steps in which the mapped data section is given back: every record
- * comes out in order and whole, read where it is after the pages before it were dropped.
+ * comes out in order and whole, read where it is after the pages before it were dropped. The
+ * pages ahead of the reader are populated before it gets there, in steps, up to the end.
  */
 static void test_mapped_rounds(void)
 {
@@ -132,6 +134,7 @@ static void test_mapped_rounds(void)
 			       0, 0, 0 };
 	struct buf f = build(&o);
 	uint64_t last = 0, n = 0, backwards = 0, bad = 0;
+	size_t first_populated = 0;
 	struct pd_reader *r;
 	struct pd_record rec;
 	char err[256] = "";
@@ -142,8 +145,12 @@ static void test_mapped_rounds(void)
 	if (!ok(pd_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
 		return;
 	ok(r->map != NULL, "the data section of a regular file is mapped");
+	ok(r->map_len > (2u << 20), "larger than a step (%zu bytes)", r->map_len);
 	while ((ret = pd_reader_next(r, &rec, err, sizeof(err))) > 0) {
 		struct pd_sample s;
+
+		if (n == 0 && rec.hdr.type == PERF_RECORD_SAMPLE)
+			first_populated = r->map_populated;
 
 		if (rec.hdr.type != PERF_RECORD_SAMPLE)
 			continue;
@@ -160,6 +167,15 @@ static void test_mapped_rounds(void)
 	is_u64(bad, 0, "each one whole");
 	ok(r->map_dropped > 0, "pages behind the queue were given back (%zu bytes)",
 	   r->map_dropped);
+	/* a kernel before 5.14 has no MADV_POPULATE_READ: the pages fault in as they are read */
+	if (madvise(r->map, 4096, MADV_POPULATE_READ) && errno == EINVAL) {
+		skip(2, "no MADV_POPULATE_READ in this kernel");
+	} else {
+		ok(first_populated >= (1u << 20) && first_populated < r->map_len,
+		   "at the first sample a step ahead is populated, not the whole (%zu bytes)",
+		   first_populated);
+		is_u64(r->map_populated, r->map_len, "populated to the end, step by step");
+	}
 	pd_reader_close(r);
 }
 

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * heap.c - the malloc heap of a command that reads a whole profile, on transparent huge pages
+ * (see lib.h).
+ *
+ * Reading a system-wide recording fills ~70 MB of tables, batches and symbol tables, nearly all
+ * of it written once; every 4 KiB page is a page fault at its first touch, and a fault costs
+ * 5-10 us on a virtual machine (a PVM guest: ~21,000 faults were a third of `kprof report`'s
+ * CPU time on a make -B recording). Memory advised MADV_HUGEPAGE faults in 2 MiB at a time
+ * wherever THP is "always" or "madvise" (the default of most distributions). glibc advises its
+ * own heap only when told so by the glibc.malloc.hugetlb tunable, which is read from the
+ * environment at startup; so the heap is set up here, with mallopt() and one madvise():
+ *
+ * - one arena (M_ARENA_MAX 1): the other threads' arenas would be heaps of their own, mmapped
+ *   as they come, that no one advises; the threads' malloc calls are few and measured no slower;
+ * - M_MMAP_THRESHOLD at glibc's maximum (32 MiB): a big table comes from the heap, not from a
+ *   mapping of its own that free() unmaps and the next table faults in again;
+ * - M_TRIM_THRESHOLD at its maximum: freed memory stays for the next allocation;
+ * - M_TOP_PAD @reserve: the heap's first growth takes @reserve bytes of address space more than
+ *   asked (no memory until touched), and that whole range is advised at once. A later growth
+ *   (a heap beyond @reserve) is not advised: it faults in small pages, as before.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "profiler/lib/lib.h"
+
+/* larger than any free top of the heap at startup, below the mmap threshold */
+#define HEAP_PROBE	(16UL << 20)
+#define HUGE_PAGE	(2UL << 20)
+
+/*
+ * The heap's free top starts at @probe's chunk, rarely on a 2 MiB boundary, and the part of a
+ * 2 MiB page before the boundary can only fault in 4 KiB at a time (~270 faults on a make -B
+ * recording): a filler chunk, never touched (so never resident), takes the heap up to the
+ * boundary. glibc's chunk header is two words before the pointer it hands out, and a request
+ * of n bytes is a chunk of n + one word rounded up to 16: so a request of (boundary - chunk -
+ * 8) ends the filler at the boundary. If the filler lands elsewhere (another malloc), it is
+ * given back and the heap stays as it is. The bytes advised from the boundary on.
+ */
+static long start_on_huge_page(uintptr_t probe, uintptr_t hi, long advised)
+{
+	uintptr_t chunk = probe - 2 * sizeof(size_t);
+	uintptr_t boundary = (chunk + 64 + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	char *filler;
+
+	if (boundary >= hi)
+		return advised;
+	filler = malloc(boundary - chunk - sizeof(size_t));
+	if ((uintptr_t)filler != probe) {
+		free(filler);
+		return advised;
+	}
+	return (long)(hi - boundary);
+}
+
+long heap_on_huge_pages(size_t reserve)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi, probe_at;
+	char *probe, *end;
+	long ret;
+
+	if (reserve > INT_MAX)
+		reserve = INT_MAX;
+	/* each one is worth having alone: a refused option leaves that one as it was */
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+	mallopt(M_TOP_PAD, (int)reserve);
+	probe = malloc(HEAP_PROBE);
+	if (!probe)
+		return -ENOMEM;
+	end = sbrk(0);
+	probe_at = (uintptr_t)probe;
+	lo = probe_at & ~(page - 1);
+	hi = (uintptr_t)end;
+	/* not glibc's brk heap (ASan's or valgrind's malloc, or brk refused): nothing to advise */
+	if (end == (char *)-1 || lo >= hi || probe_at + HEAP_PROBE > hi) {
+		free(probe);
+		return 0;
+	}
+	ret = madvise((void *)lo, hi - lo, MADV_HUGEPAGE) ? -errno : (long)(hi - lo);
+	free(probe);	/* back into the top, which now starts at its chunk (lo's page) */
+	if (ret > 0)
+		ret = start_on_huge_page(probe_at, hi, ret);
+	return ret;
+}
