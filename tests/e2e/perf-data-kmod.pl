@@ -14,9 +14,11 @@
 #   - every 3rd kernel sample, from the 3rd, gets a leaf frame in the module: its ip becomes
 #     0xfffffffff0100000 + 0x10 + 0x1000 * (n / 3 % 3) (three functions, one page each) and
 #     that address is put in front of its kernel chain (the module called from the sampled
-#     path). The first kernel sample stays in the kernel: perf 6.1's report names a module
-#     address met before the kernel's symbols are loaded [unknown] for good (its kallsyms
-#     split then skips the module), while perf script names it;
+#     path). The earliest kernel sample (by time: the order perf reads them in, not the
+#     file's) stays in the kernel: perf 6.1's report names a module address met before the
+#     kernel's symbols are loaded [unknown] for good, and the module's first function too
+#     (seen: a foreign kernel's cached kallsyms, kmodx_one unnamed, kmodx_two/three named),
+#     while perf script names them;
 #   - without MMAP2, a BUILD_ID feature entry (misc KERNEL, pid -1) with MODID (40 hex digits)
 #     for MODPATH, as perf record notes a hit module's build-id (/sys/module/NAME/notes).
 # The feature sections after the data and the BUILD_ID entry are moved along.
@@ -51,6 +53,19 @@ sub name_pad {
 }
 
 my ($data, $at, $end, $n, $placed) = ('', $data_off, $data_off + $data_size, 0, 0);
+
+# The time of the first kernel sample perf meets: records are in time order per CPU buffer
+# only (a round holds one CPU's samples, then the other's), so the file's first kernel sample
+# need not be the earliest; perf reads them in time order, and that one must stay in the kernel.
+my $first_time;
+for (my $p = $data_off; $p < $end;) {
+	my ($type, $misc, $size) = unpack 'V v v', substr $d, $p, 8;
+	my $time = unpack 'Q<', substr $d, $p + 8 + 16, 8;
+	$first_time = $time if $type == 9 && ($misc & 7) == 1 &&
+			       (!defined $first_time || $time < $first_time);
+	$p += $size;
+}
+
 while ($at < $end) {
 	my ($type, $misc, $size) = unpack 'V v v', substr $d, $at, 8;
 	my $rec = substr $d, $at, $size;
@@ -83,7 +98,7 @@ while ($at < $end) {
 	my @head = unpack "x8 (Q<)$words", $rec;
 	my $nr = unpack 'Q<', substr $rec, 8 + 8 * $words, 8;
 	my @ips = unpack 'x' . (16 + 8 * $words) . " (Q<)$nr", $rec;
-	if (++$n % 3 || !@ips || $ips[0] != $CONTEXT_KERNEL) {
+	if (++$n % 3 || !@ips || $ips[0] != $CONTEXT_KERNEL || $head[2] == $first_time) {
 		$data .= $rec;
 		next;
 	}
