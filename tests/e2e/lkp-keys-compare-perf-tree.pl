@@ -15,22 +15,15 @@
 # --sort=dso,symbol` output. Prints each difference and why it is allowed; exits 1 on any other.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use LkpKeys 'load_keys';
 
 my ($raw_file, $want_file, $got_file, $err_file) = @ARGV;
 my $eps = 1e-9;
 
 sub fixup { my $s = shift; $s =~ s/\.(isra|constprop|part)\.[0-9]+//g; return $s; }
 
-sub load {
-	my %h;
-	open my $fh, '<', $_[0] or die "$_[0]: $!\n";
-	while (<$fh>) {
-		chomp;
-		/^(\S+): (-?[0-9.]+)$/ or die "$_[0]: bad line '$_'\n";
-		$h{$1} = $2;
-	}
-	return \%h;
-}
 
 # What kprof said.
 my (%bound, %files, %names);
@@ -84,7 +77,7 @@ sub first_function {
 
 sub in_files { my $f = shift; return defined $f && grep { $files{$_} } keys %{$dsos_of{$f} // {}}; }
 
-my ($want, $got) = (load($want_file), load($got_file));
+my ($want, $got) = (load_keys($want_file), load_keys($got_file));
 my ($bad, $n, $allowed) = (0, 0, 0);
 for my $k (sort keys %{{ %$want, %$got }}) {
 	my ($w, $g) = ($want->{$k} // 0, $got->{$k} // 0);

@@ -4,23 +4,15 @@
 # every common value within TOL (default 0.01). Prints each difference; exits 1 if any.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use LkpKeys 'load_keys';
 
 my ($want_file, $got_file, $tol) = @ARGV;
 $tol //= 0.01;
 my $eps = 1e-9;
 
-sub load {
-	my %h;
-	open my $fh, '<', $_[0] or die "$_[0]: $!\n";
-	while (<$fh>) {
-		chomp;
-		/^(\S+): (-?[0-9.]+)$/ or die "$_[0]: bad line '$_'\n";
-		$h{$1} = $2;
-	}
-	return \%h;
-}
-
-my ($want, $got) = (load($want_file), load($got_file));
+my ($want, $got) = (load_keys($want_file), load_keys($got_file));
 my ($bad, $n) = (0, 0);
 for my $k (sort keys %{{ %$want, %$got }}) {
 	my ($w, $g) = ($want->{$k}, $got->{$k});
