@@ -24,7 +24,6 @@ my $eps = 1e-9;
 
 sub fixup { my $s = shift; $s =~ s/\.(isra|constprop|part)\.[0-9]+//g; return $s; }
 
-
 # What kprof said.
 my (%bound, %files, %names);
 open my $eh, '<', $err_file or die "$err_file: $!\n";
