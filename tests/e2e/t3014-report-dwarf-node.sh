@@ -43,7 +43,10 @@ test_expect_success PERF,PERF_EVENTS,NODE 'node under perf record --call-graph d
 		! grep -q "$UNPLACED" node.err
 	else
 		test -n "$said" && grep -q "$UNPLACED" node.rerr &&
-		test "$said" = "$diff_n"
+		# every differing sample is said; the folded count is a lower bound (one sample
+		# whose stack is the stack of another differing sample in perf cancels out: 89 vs 90 seen
+		# under SANITIZE=1 with the machine loaded)
+		test "$said" -ge "$diff_n"
 	fi
 '
 
