@@ -131,9 +131,12 @@ test_expect_success PERF_EVENTS,LOOPFS 'truncate: the truncation is the largest 
 	head -12 shares &&
 	truncate_share=$(awk "/ truncate_inode_pages_range_\[k\]$/ { print \$1 }" shares) &&
 	# the syscall entry frames are shared by every syscall: no frame below them is larger
-	# (its own callees may equal it: on a PVM guest every sample taken with interrupts off
-	# lands in pvm_irq_enable, which the truncation calls with the page cache lock released)
-	grep -vE " (entry_SYSCALL_64_after_hwframe|do_syscall_64)_\[k\]$" shares | head -1 >top &&
+	# (its own callees may equal it). On a PVM guest a sample taken with interrupts off is
+	# taken where they are enabled again: pvm_irq_enable then holds samples of every path
+	# (the truncation, page faults; 39.6 against the truncation 36.8 under SANITIZE=1), a
+	# point where samples land, not a path, so it is not compared.
+	grep -vE " (entry_SYSCALL_64_after_hwframe|do_syscall_64|(__raw_callee_save_)?pvm_irq_enable)_\[k\]$" \
+		shares | head -1 >top &&
 	awk -v t="$truncate_share" "{ exit !(\$1 <= t) }" top &&
 	read_share=$(awk "/ (filemap_read|ksys_read)_\[k\]$/ { s = \$1 > s ? \$1 : s } END { print s + 0 }" shares) &&
 	awk -v t="$truncate_share" -v r="$read_share" "BEGIN { exit !(t > 20 && t > 2 * r) }"
