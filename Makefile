@@ -291,8 +291,12 @@ tests: $(PROG_OUT) $(WL_PROGS) $(UNIT_T) $(FIXTURES) $(FUZZ_REPLAY)
 TEST_ENV	= KPROF=$(abspath $(PROG_OUT)) KPROF_BUILD=$(abspath $(O)) KPROF_SRC=$(CURDIR) \
 		  KPROF_SHARED=$(abspath ../shared) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 
+# A failed check's output is printed again after the summary (KPROF_FAILURES, see lib.sh).
+FAILURES	= $(abspath $(O))/test-failures.log
 test: tests check-layering
-	$(TEST_ENV) prove $(PROVE_FLAGS) $(UNIT_T) $(E2E)
+	@rm -f $(FAILURES)
+	@$(TEST_ENV) KPROF_FAILURES=$(FAILURES) prove $(PROVE_FLAGS) $(UNIT_T) $(E2E) || \
+		{ echo "== the failed checks' output ($(FAILURES)):"; cat $(FAILURES) 2>/dev/null; exit 1; }
 
 unit: $(UNIT_T)
 	prove $(PROVE_FLAGS) $(UNIT_T)

@@ -40,9 +40,16 @@ compare_counts() {
 	test -s "$1.perf-counts" && test_cmp "$1.perf-counts" "$1.kprof-counts"
 }
 
+# kprof collapse of $1 against perf script | kprof collapse --perl-compat; on a difference
+# both programs' stderr are shown too (what either said it did not understand).
 compare_folded() {
-	perf script -i "$1" 2>/dev/null | "$KPROF" collapse --perl-compat - >"$1.folded-perf"
-	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>/dev/null
-	test -s "$1.folded-perf" && test_cmp "$1.folded-perf" "$1.folded-kprof"
+	perf script -i "$1" 2>"$1.folded-perf.err" |
+		"$KPROF" collapse --perl-compat - >"$1.folded-perf"
+	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>"$1.folded-kprof.err"
+	test -s "$1.folded-perf" && test_cmp "$1.folded-perf" "$1.folded-kprof" || {
+		echo "perf script said:"; head -5 "$1.folded-perf.err"
+		echo "kprof collapse said:"; head -5 "$1.folded-kprof.err"
+		return 1
+	}
 }
 

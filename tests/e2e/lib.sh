@@ -6,7 +6,8 @@
 #
 # Environment (set by `make test`): KPROF (the binary), KPROF_BUILD (build dir, fixtures in
 # $KPROF_BUILD/tests/fixtures), KPROF_SRC (source tree), KPROF_SHARED (../shared, may be absent:
-# its corpus checks skip then, unless KPROF_REQUIRE_SHARED=1, as in CI, makes them fail).
+# its corpus checks skip then, unless KPROF_REQUIRE_SHARED=1, as in CI, makes them fail),
+# KPROF_FAILURES (a file each failed check's output is appended to).
 
 set -u
 : "${KPROF_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -82,6 +83,12 @@ test_expect_success() {
 	else
 		echo "not ok $test_count - $desc"
 		sed 's/^/#   /' "$TRASH/.out.$test_count" | tail -40 >&2
+		# `make test` prints this file again after prove's summary: CI shows the tail of a
+		# run, where the diagnostics printed in the middle are gone.
+		if [ -n "${KPROF_FAILURES:-}" ]; then
+			{ echo "== $test_name #$test_count: $desc"
+			  tail -60 "$TRASH/.out.$test_count"; } >>"$KPROF_FAILURES"
+		fi
 		test_failed=$((test_failed + 1))
 	fi
 }
