@@ -320,6 +320,7 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 	else if (k->have_kallsyms)
 		kernel_symbol_range(&k->ksyms.tab, 0, &lo, &hi);
 	if (addr >= lo && addr < hi) {
+		k->kernel_met = true;
 		resolve_in_kernel_map(k, addr, e, pool);
 		return;
 	}

@@ -20,6 +20,12 @@
  * A kallsyms saved at record time (perf's cached kallsyms of the recorded kernel, kprof
  * record's snapshot, --kallsyms) holds the modules loaded then: their names are used as they
  * are, as perf does.
+ *
+ * perf 6.1 differs from that in one case, which is counted (sym_stats.modules_early), not
+ * reproduced: a kallsyms-named module whose first address is resolved before any kernel
+ * address. perf loads the kernel's kallsyms lazily, at the first kernel address; until then
+ * the module's own dso__load has failed, and when kallsyms comes, maps__split_kallsyms drops
+ * the module's first symbol (it checks the dso's loaded flag only when it switches modules).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,6 +86,16 @@ static void kmod_choose(struct kernel_syms *k, struct kmod *km)
 		k->first_stale_kmod = km->name;
 }
 
+/* The first symbol of module @name in kallsyms' order, which perf's split meets first. */
+static const char *first_symbol_name(struct symtab *t, const char *name,
+				     struct sym_strpool *pool)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->v[i].dso == name)
+			return sym_entry_name(&t->v[i], pool);
+	return NULL;
+}
+
 void kmod_resolve(struct kernel_syms *k, const struct sym_map *m, uint64_t addr,
 		  struct cache_entry *e, struct sym_strpool *pool)
 {
@@ -89,6 +105,11 @@ void kmod_resolve(struct kernel_syms *k, const struct sym_map *m, uint64_t addr,
 
 	if (km->state == KMOD_UNCHECKED)
 		kmod_choose(k, km);
+	if (!km->met && !k->kernel_met && km->state == KMOD_KALLSYMS && !k->kmods_early++) {
+		k->first_early_kmod = km->name;
+		k->first_early_sym = first_symbol_name(&k->ksyms.tab, km->name, pool);
+	}
+	km->met = true;
 	if (km->state == KMOD_ELF) {
 		/* the map starts with .text (its file offset is perf's pgoff, not ours) */
 		at = addr - m->start;

@@ -706,6 +706,9 @@ void sym_session_stats(const struct sym_session *s, struct sym_stats *out)
 	out->kernel_build_id_missing = s->kernel.stale_build_id;
 	out->modules_stale = s->kernel.kmods_stale;
 	out->first_stale_module = s->kernel.first_stale_kmod;
+	out->modules_early = s->kernel.kmods_early;
+	out->first_early_module = s->kernel.first_early_kmod;
+	out->first_early_symbol = s->kernel.kernel_met ? s->kernel.first_early_sym : NULL;
 	out->kernel_symbols = s->kernel.have_vmlinux ? s->kernel.vmlinux.tab.nr :
 			      s->kernel.ksyms.tab.nr;
 }

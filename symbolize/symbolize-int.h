@@ -307,6 +307,14 @@ struct kernel_syms {
 	const char	*sysfs;		/* where the module notes are read ("/sys") */
 	uint64_t	kmods_stale;	/* modules with another build-id now, and nothing saved */
 	const char	*first_stale_kmod;	/* the first of them ("[name]", interned) */
+	/*
+	 * perf 6.1 loads the kernel's symbols when it first resolves an address in the kernel
+	 * map; a kallsyms-named module met before that (kmod.c) is named differently by perf.
+	 */
+	bool		kernel_met;
+	uint64_t	kmods_early;	/* kallsyms-named modules first met before the kernel */
+	const char	*first_early_kmod;	/* the first of them ("[name]", interned) */
+	const char	*first_early_sym;	/* its first kallsyms symbol (interned), or NULL */
 	char		*source;	/* "vmlinux PATH", "kallsyms PATH" or "none" */
 	/* the recorded kernel build-id matched nothing to be had: no kernel names */
 	bool		stale_build_id;
@@ -338,6 +346,7 @@ struct kmod {
 	uint8_t		build_id_len;
 	enum kmod_state	state;		/* where the names come from, decided on first use */
 	struct elf_syms	elf;		/* KMOD_ELF: the .ko's .text symbols, offsets in .text */
+	bool		met;		/* an address in it was resolved */
 };
 /* The module of short name @name (interned), created on first sight. NULL on ENOMEM. */
 struct kmod *kmod_get(struct kernel_syms *k, const char *name);

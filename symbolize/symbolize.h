@@ -274,6 +274,22 @@ struct sym_stats {
 	uint64_t	modules_stale;	/* modules loaded now with another build-id (or none),
 					 * nothing saved: their addresses are unnamed */
 	const char	*first_stale_module;	/* the first of them, "[name]" (owned), or NULL */
+	/*
+	 * Modules named from kallsyms whose first address was resolved before any address in the
+	 * kernel map, in the order the caller resolved them (perf's, when the caller keeps the
+	 * recording's order). perf 6.1 loads the kernel's kallsyms only when it first resolves a
+	 * kernel address: a module address met before that finds the module's own load failed
+	 * (no .ko), and stays unnamed; when the kernel's kallsyms then comes, the module's first
+	 * symbol is dropped for good (maps__split_kallsyms drops the symbol at which it finds the
+	 * module's dso loaded already, then moves the rest). kprof names them all.
+	 */
+	uint64_t	modules_early;
+	const char	*first_early_module;	/* the first of them, "[name]" (owned), or NULL */
+	/*
+	 * That module's first symbol, the one perf drops (owned), or NULL when no kernel address
+	 * was resolved at all: perf then names nothing in the module.
+	 */
+	const char	*first_early_symbol;
 };
 void sym_session_stats(const struct sym_session *s, struct sym_stats *out);
 

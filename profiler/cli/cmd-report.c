@@ -253,6 +253,19 @@ void warn_stale_files(const char *input, const struct profile *p)
 			"frames are unresolved", input, (unsigned long long)p->nr_stale_modules,
 			p->nr_stale_modules == 1 ? "" : "s", p->first_stale_module,
 			p->nr_stale_modules == 1 ? "its" : "their");
+	if (p->nr_early_modules && p->first_early_symbol)
+		pr_warn("%s: %llu kernel module%s named from kallsyms had a frame before any kernel "
+			"frame (e.g. %s): perf 6.1 leaves the frames it meets before loading the "
+			"kernel's kallsyms unnamed, and %s (the module's first symbol) unnamed for "
+			"good; kprof names them", input, (unsigned long long)p->nr_early_modules,
+			p->nr_early_modules == 1 ? "" : "s", p->first_early_module,
+			p->first_early_symbol);
+	else if (p->nr_early_modules)
+		pr_warn("%s: %llu kernel module%s named from kallsyms (e.g. %s) and no kernel frame: "
+			"perf 6.1 never loads the kernel's kallsyms then and leaves %s frames "
+			"unnamed; kprof names them", input, (unsigned long long)p->nr_early_modules,
+			p->nr_early_modules == 1 ? "" : "s", p->first_early_module,
+			p->nr_early_modules == 1 ? "its" : "their");
 }
 
 /* What the file holds and kprof did not use, each in one line: never a silent difference. */

@@ -346,6 +346,27 @@ struct pipe_map {
  * executable mappings are (it takes anonymous ones for JIT code). MMAP2 says so in prot, MMAP
  * marks data mappings (perf record -d) in misc.
  */
+/*
+ * The recording's first kernel samples in order (pipeline-kernel-order.c): the module
+ * mappings seen, until a sample has a kernel address outside all of them.
+ */
+struct kernel_order_range {
+	uint64_t	start, end;
+};
+struct kernel_order {
+	struct kernel_order_range	*mods;
+	size_t				nr, alloc;
+	bool				kernel_met;
+};
+/* A mapping from an MMAP record: a module's (pid -1) is noted. 0 or -ENOMEM. */
+int kernel_order_map(struct kernel_order *o, const struct pipe_map *m);
+/*
+ * Whether the sample of @k must be passed on now, before any later one is added: it has a
+ * kernel address, and none before it was outside every module.
+ */
+bool kernel_order_sample(struct kernel_order *o, const struct agg_key *k);
+void kernel_order_release(struct kernel_order *o);
+
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
 /* Any MMAP or MMAP2 record's mapping (data and anonymous ones too); false for other records. */
 bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);

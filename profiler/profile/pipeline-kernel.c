@@ -192,36 +192,50 @@ static int kframe_word(struct kernel_side *k, uint64_t *word)
 	return 0;
 }
 
+/* Whether the chain starts with the sample's ip (a chain with an unknown context: no). */
+static bool chain_starts_with_ip(const struct pipe_stack *st, const uint64_t *chain)
+{
+	bool seen = false;
+	uint64_t first = 0;
+
+	for (uint32_t i = 0; i < st->nr; i++) {
+		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (!pipe_context_cpumode(chain[i]))
+				return false;
+		} else if (!seen) {
+			seen = true;
+			first = chain[i];
+		}
+	}
+	return seen && first == st->ip;
+}
+
 /*
  * The kernel frames of a stack to nframes, walking the chain as the resolving side's stack_ids()
- * does, and whether the chain starts with the sample's ip (compared before either is replaced).
+ * does, and whether the chain starts with the sample's ip (decided before either is replaced).
+ * A kernel ip that is not the chain's first entry is named first, as perf resolves the sample's
+ * ip before its chain (machine__resolve): what perf meets first matters (kmod.c).
  */
 int kernel_side_name_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 {
 	struct kernel_side *k = arg;
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
-	uint64_t first_ip = 0;
-	size_t n = 0;
 	int ret = 0;
 
+	if (!k->keep_ip_first)
+		st->ip_first = chain_starts_with_ip(st, chain);
+	if (!st->ip_first && st->misc == PERF_RECORD_MISC_KERNEL)
+		ret = kframe_word(k, &st->ip);
 	for (uint32_t i = 0; i < st->nr && !ret; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX) {
 			cpumode = pipe_context_cpumode(chain[i]);
-			if (!cpumode) {
-				n = 0;
+			if (!cpumode)
 				break;
-			}
 			continue;
 		}
-		if (!n++)
-			first_ip = chain[i];
 		if (cpumode == PERF_RECORD_MISC_KERNEL)
 			ret = kframe_word(k, &chain[i]);
 	}
-	if (!k->keep_ip_first)
-		st->ip_first = n && first_ip == st->ip;
-	if (!ret && !st->ip_first && st->misc == PERF_RECORD_MISC_KERNEL)
-		ret = kframe_word(k, &st->ip);
 	return ret;
 }
 

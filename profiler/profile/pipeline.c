@@ -42,6 +42,7 @@ struct loader {
 	size_t				lbr_alloc;
 	uint64_t			nr_read_unknown;	/* read values of no known id */
 	struct pd_build_id		kernel_mmap_id;	/* the kernel MMAP2's build-id */
+	struct kernel_order		korder;		/* the first kernel samples in order */
 };
 
 /* agg_fn: one distinct raw stack into the batch. */
@@ -147,7 +148,7 @@ static bool record_ok(const struct pd_record *rec)
  * to the MMAP only after the kernel's symbols and the batches before it, by which time the file
  * is usually loaded. (Without memory it is loaded when needed, as without announcing.)
  */
-static void announce(struct loader *l, const struct pd_record *rec)
+static int announce(struct loader *l, const struct pd_record *rec)
 {
 	struct pipe_record pr = {
 		.type = PIPE_RECORD, .rec_type = rec->hdr.type, .misc = rec->hdr.misc,
@@ -155,9 +156,12 @@ static void announce(struct loader *l, const struct pd_record *rec)
 	};
 	struct pipe_map m;
 
-	if (pipe_exec_map(&pr, rec->body, &m) && m.pid != -1)
-		(void)sym_session_announce_build_id(l->res.sym, m.filename, m.build_id,
-						    m.build_id_len);
+	if (!pipe_exec_map(&pr, rec->body, &m))
+		return 0;
+	if (m.pid == -1)
+		return kernel_order_map(&l->korder, &m);
+	(void)sym_session_announce_build_id(l->res.sym, m.filename, m.build_id, m.build_id_len);
+	return 0;
 }
 
 /* An MMAP, MMAP2, COMM or FORK record: the samples before it, then itself, to be resolved. */
@@ -170,7 +174,8 @@ static int send_record(struct loader *l, const struct pd_record *rec, char *err,
 
 	if (!record_ok(rec))
 		return corrupt(rec, err, errlen);
-	announce(l, rec);
+	if (announce(l, rec))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	ret = flush_for(l, rec, err, errlen);
 	if (ret)
 		return ret;
@@ -196,6 +201,8 @@ static int add_unwind_stream(struct loader *l, const struct agg_key *k, uint64_t
 		.ip = k->ip, .period = period, .samples = 1,
 	};
 
+	/* sent in order anyway: only whether it closes the window matters */
+	(void)kernel_order_sample(&l->korder, k);
 	if (unwind_put(&l->batch, &st, k->chain, &l->unwind_ev->attr, l->unwind_sample))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[k->event]++;
@@ -213,7 +220,10 @@ static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[k->event]++;
 	l->p->nr_samples++;
-	return agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
+	/* the recording's first kernel samples go on in order (pipeline-kernel-order.c) */
+	if (agg_full(&l->agg) || kernel_order_sample(&l->korder, k))
+		return flush_samples(l, -1, -1, err, errlen);
+	return 0;
 }
 
 /* A PERF_SAMPLE_READ sample: one stream per counter read (see pipeline-sample.c). */
@@ -452,8 +462,13 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
 				 l->res.sym_opts.kernel_build_id[i]);
 	l->p->nr_stale_modules = st.modules_stale;
-	if (st.first_stale_module &&
-	    !(l->p->first_stale_module = strdup(st.first_stale_module)))
+	l->p->nr_early_modules = st.modules_early;
+	if ((st.first_stale_module &&
+	     !(l->p->first_stale_module = strdup(st.first_stale_module))) ||
+	    (st.first_early_module &&
+	     !(l->p->first_early_module = strdup(st.first_early_module))) ||
+	    (st.first_early_symbol &&
+	     !(l->p->first_early_symbol = strdup(st.first_early_symbol))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	sym_session_stats(l->res.sym, &st);
 	l->p->nr_stale_files = st.files_stale;
@@ -544,6 +559,7 @@ static void loader_release(struct loader *l)
 	free(l->kallsyms);
 	free(l->lbr_chain);
 	read_ids_release(&l->read_ids);
+	kernel_order_release(&l->korder);
 	agg_release(&l->agg);
 	pipe_batch_release(&l->batch);
 	pd_reader_close(l->r);
@@ -591,6 +607,8 @@ void profile_free(struct profile *p)
 	free(p->kernel_source);
 	free(p->first_stale);
 	free(p->first_stale_module);
+	free(p->first_early_module);
+	free(p->first_early_symbol);
 	free(p->inline_multimap_funcs);
 	free(p->inline_multimap_excess);
 	free(p->inline_multimap_files);

@@ -87,6 +87,14 @@ struct profile {
 	 */
 	uint64_t		nr_stale_modules;
 	char			*first_stale_module;
+	/*
+	 * Kernel modules named from kallsyms met before any kernel address, in perf's order
+	 * (symbolize.h sym_stats.modules_early): perf 6.1 leaves those frames unnamed and, when
+	 * a kernel address came at all, the module's first symbol (owned, or NULL: perf names
+	 * nothing in the module) too. The first one's "[name]" (owned).
+	 */
+	uint64_t		nr_early_modules;
+	char			*first_early_module, *first_early_symbol;
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 	/*
 	 * Unwound samples whose chain ends where perf 6.1 finds no CFI and goes on with callers

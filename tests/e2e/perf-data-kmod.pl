@@ -15,10 +15,9 @@
 #     0xfffffffff0100000 + 0x10 + 0x1000 * (n / 3 % 3) (three functions, one page each) and
 #     that address is put in front of its kernel chain (the module called from the sampled
 #     path). The earliest kernel sample (by time: the order perf reads them in, not the
-#     file's) stays in the kernel: perf 6.1's report names a module address met before the
-#     kernel's symbols are loaded [unknown] for good, and the module's first function too
-#     (seen: a foreign kernel's cached kallsyms, kmodx_one unnamed, kmodx_two/three named),
-#     while perf script names them;
+#     file's) stays in the kernel: perf 6.1 leaves a module address it meets before the
+#     kernel's kallsyms is loaded unnamed, and the module's first function for good
+#     (symbolize/kmod.c); with KMOD_EARLY=1 in the environment it gets a module frame too;
 #   - without MMAP2, a BUILD_ID feature entry (misc KERNEL, pid -1) with MODID (40 hex digits)
 #     for MODPATH, as perf record notes a hit module's build-id (/sys/module/NAME/notes).
 # The feature sections after the data and the BUILD_ID entry are moved along.
@@ -98,7 +97,9 @@ while ($at < $end) {
 	my @head = unpack "x8 (Q<)$words", $rec;
 	my $nr = unpack 'Q<', substr $rec, 8 + 8 * $words, 8;
 	my @ips = unpack 'x' . (16 + 8 * $words) . " (Q<)$nr", $rec;
-	if (++$n % 3 || !@ips || $ips[0] != $CONTEXT_KERNEL || $head[2] == $first_time) {
+	my $earliest = $head[2] == $first_time;
+	if ((++$n % 3 && !($ENV{KMOD_EARLY} && $earliest)) || !@ips ||
+	    $ips[0] != $CONTEXT_KERNEL || ($earliest && !$ENV{KMOD_EARLY})) {
 		$data .= $rec;
 		next;
 	}

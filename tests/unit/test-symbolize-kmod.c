@@ -21,6 +21,7 @@ static const char kallsyms_text[] =
 	"ffffffff81000100 T kernel_fn\n"
 	"ffffffff81100000 T _etext\n"
 	"ffffffffc0002000 t mod_a_fn\t[mod_a]\n"
+	"ffffffffc0002800 t mod_a_two\t[mod_a]\n"
 	"ffffffffc0005000 T mod_b_fn\t[mod_b]\n"
 	"ffffffffc0008000 T mod_c_fn\t[mod_c]\n";
 
@@ -86,11 +87,20 @@ static void test_live(void)
 	is_str(sym_session_resolve(s, -1, 0xffffffffc0008010, true, &r) ? "" : r.sym, "mod_c_fn",
 	       "no build-id recorded: named from kallsyms");
 	is_str(r.dso, "[mod_c]", "... shown as its MMAP names it");
+	sym_session_stats(s, &st);
+	is_int((int)st.modules_early, 2, "two kallsyms-named modules met before any kernel address");
+	is_str(st.first_early_module, "[mod_a]", "... the first one named");
+	ok(!st.first_early_symbol, "no kernel address yet: perf would name nothing in them");
 	is_str(sym_session_resolve(s, -1, 0xffffffff81000110, true, &r) ? "" : r.sym, "kernel_fn",
 	       "the kernel itself is not concerned");
+	is_str(sym_session_resolve(s, -1, 0xffffffffc0002810, true, &r) ? "" : r.sym, "mod_a_two",
+	       "a module's other symbols are named");
 	sym_session_stats(s, &st);
 	is_int((int)st.modules_stale, 1, "one stale module");
 	is_str(st.first_stale_module, "[mod_b]", "... named");
+	is_int((int)st.modules_early, 2, "the stale module is not counted early (no names at all)");
+	is_str(st.first_early_symbol, "mod_a_fn",
+	       "the symbol perf's kallsyms split drops: the module's first");
 	sym_session_free(s);
 }
 
@@ -127,10 +137,13 @@ static void test_saved(void)
 	ok(s, "a session over a kallsyms saved at record time");
 	if (!s)
 		return;
+	is_str(sym_session_resolve(s, -1, 0xffffffff81000110, true, &r) ? "" : r.sym, "kernel_fn",
+	       "a kernel address first");
 	is_str(sym_session_resolve(s, -1, 0xffffffffc0005010, true, &r) ? "" : r.sym, "mod_b_fn",
 	       "its modules are the recorded ones: named whatever this machine loads");
 	sym_session_stats(s, &st);
 	is_int((int)st.modules_stale, 0, "nothing stale");
+	is_int((int)st.modules_early, 0, "a module met after the kernel: named by perf too");
 	is_int(sym_session_set_module_build_id(s, "[mod_b]", id_a, 21), -EINVAL,
 	       "a build-id longer than 20 bytes is refused");
 	sym_session_free(s);
