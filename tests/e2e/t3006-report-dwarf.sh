@@ -8,6 +8,7 @@
 # keys (LKP drops lines naming "(inlined)" frames) and the folded stacks both check.
 . "$(dirname "$0")/lib.sh"
 . "$KPROF_SRC/tests/e2e/lib-perf-compare.sh"
+. "$KPROF_SRC/tests/e2e/lib-lkp.sh"
 
 # -B -N: perf reads the binaries by path, as kprof does, not copies in a build-id cache
 test_expect_success PERF,PERF_EVENTS 'record the fixture with --call-graph dwarf' '
@@ -19,8 +20,10 @@ test_expect_success PERF,PERF_EVENTS 'record the fixture with --call-graph dwarf
 		>/dev/null 2>&1 && test -s fp.data
 '
 
+# A glibc with DWARF can have a file whose entries perf's hist tree splits (split files,
+# docs/symbolize.md): the keys must then be within what kprof says, all others within 0.01.
 test_expect_success PERF,PERF_EVENTS 'lkp keys equal perf report parsed by LKP rules' '
-	compare_keys dw.data
+	compare_lkp_said dw.data
 '
 
 test_expect_success PERF,PERF_EVENTS 'sample counts and periods equal perf script' '
