@@ -138,6 +138,14 @@ int cmd_sched(int argc, char **argv)
 	if (st.lost)
 		pr_warn("sched: %s: %llu LOST records: some sched events are missing, as in perf",
 			a.input, (unsigned long long)st.lost);
+	if (st.kernel_build_id_missing[0])
+		pr_warn("sched: %s: no kallsyms or vmlinux with the recorded kernel's build-id %s "
+			"(not this machine's kernel, not in perf's build-id cache): kernel frames are "
+			"unresolved", a.input, st.kernel_build_id_missing);
+	if (st.kernel_mmap2_only)
+		pr_warn("sched: %s: the kernel is mapped by an MMAP2 record only (perf record "
+			"--buildid-mmap), which perf sched timehist 6.1 does not read: its kernel frames "
+			"are [unknown] there; kprof names them", a.input);
 	if (st.no_chain)
 		pr_warn("sched: %s: %llu sched_switch samples without a call chain", a.input,
 			(unsigned long long)st.no_chain);

@@ -452,6 +452,16 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
 		      const struct pd_build_id *ids, size_t nr_ids);
 /* The build-ids of kernel modules among @ids to @s (sym_session_set_module_build_id). */
 int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
+/*
+ * The recorded kernel's build-id into @so, as perf takes it: its BUILD_ID entry, and over it
+ * the build-id of the kernel's own MMAP2 (perf record --buildid-mmap), which @mmap_id keeps
+ * (the caller's, alive as long as @so).
+ */
+void kernel_build_id_opts(struct sym_opts *so, const struct pd_file_info *in, const char *path,
+			  struct pd_build_id *mmap_id);
+/* @so's kernel build-id in hex into @out when session @s found nothing that has it, else "". */
+void kernel_build_id_missing(const struct sym_session *s, const struct sym_opts *so,
+			     char out[41]);
 int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t nr);
 /*
  * Whether the symbols are loaded: 1, 0 (not yet; only when !@wait), or their loading error

@@ -11,6 +11,7 @@
  * kernel names depend on nothing else.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -73,6 +74,34 @@ int kernel_module_build_ids(struct sym_session *s, const struct pd_build_id *ids
 		    -ENOMEM)
 			return -ENOMEM;
 	return 0;
+}
+
+void kernel_build_id_opts(struct sym_opts *so, const struct pd_file_info *in, const char *path,
+			  struct pd_build_id *mmap_id)
+{
+	for (size_t i = 0; i < in->nr_build_ids; i++) {
+		const struct pd_build_id *b = &in->build_ids[i];
+
+		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			so->kernel_build_id = b->id;
+			so->kernel_build_id_len = b->size;
+		}
+	}
+	if (pd_file_kernel_mmap_build_id(path, mmap_id) > 0) {
+		so->kernel_build_id = mmap_id->id;
+		so->kernel_build_id_len = mmap_id->size;
+	}
+}
+
+void kernel_build_id_missing(const struct sym_session *s, const struct sym_opts *so,
+			     char out[41])
+{
+	struct sym_stats st;
+
+	out[0] = '\0';
+	sym_session_stats(s, &st);
+	for (size_t i = 0; st.kernel_build_id_missing && i < so->kernel_build_id_len && i < 20; i++)
+		snprintf(out + 2 * i, 3, "%02x", so->kernel_build_id[i]);
 }
 
 /* User files' and the vdso's recorded build-ids (modules': kernel_module_build_ids above). */

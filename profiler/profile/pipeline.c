@@ -388,19 +388,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	/* A kallsyms of the recording is more to the point than a vmlinux found lying around. */
 	res->sym_opts.no_vmlinux_search = res->sym_opts.kallsyms != NULL;
 	/* The kernel's build-id: its symbols only from what has it (the kernel side's session). */
-	for (size_t i = 0; i < in->nr_build_ids; i++) {
-		const struct pd_build_id *b = &in->build_ids[i];
-
-		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
-			res->sym_opts.kernel_build_id = b->id;
-			res->sym_opts.kernel_build_id_len = b->size;
-		}
-	}
-	/* ... and, as perf, the one of the kernel's own MMAP2 (--buildid-mmap) over it */
-	if (pd_file_kernel_mmap_build_id(path, &l->kernel_mmap_id) > 0) {
-		res->sym_opts.kernel_build_id = l->kernel_mmap_id.id;
-		res->sym_opts.kernel_build_id_len = l->kernel_mmap_id.size;
-	}
+	kernel_build_id_opts(&res->sym_opts, in, path, &l->kernel_mmap_id);
 	l->p = calloc(1, sizeof(*l->p));
 	res->cgs = calloc(nr, sizeof(*res->cgs));
 	l->nr_samples = calloc(nr, sizeof(*l->nr_samples));
@@ -455,12 +443,11 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	struct sym_stats st;
 
 	memset(&st, 0, sizeof(st));
-	if (l->kernel.sym)
+	if (l->kernel.sym) {
 		sym_session_stats(l->kernel.sym, &st);
-	if (st.kernel_build_id_missing)
-		for (size_t i = 0; i < l->res.sym_opts.kernel_build_id_len && i < 20; i++)
-			snprintf(l->p->kernel_build_id_missing + 2 * i, 3, "%02x",
-				 l->res.sym_opts.kernel_build_id[i]);
+		kernel_build_id_missing(l->kernel.sym, &l->res.sym_opts,
+					l->p->kernel_build_id_missing);
+	}
 	l->p->nr_stale_modules = st.modules_stale;
 	l->p->nr_early_modules = st.modules_early;
 	if ((st.first_stale_module &&

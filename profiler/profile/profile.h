@@ -240,6 +240,17 @@ struct sched_stats {
 	uint64_t	switches, wakeups;	/* samples used */
 	uint64_t	no_chain;		/* sched_switch samples of a task without a chain */
 	uint64_t	lost;			/* PERF_RECORD_LOST events */
+	/*
+	 * The recorded kernel build-id (hex) when nothing here has it (not this machine's
+	 * kernel, nothing in perf's build-id cache): kernel frames unresolved, as in perf. "".
+	 */
+	char		kernel_build_id_missing[41];
+	/*
+	 * The kernel is mapped by an MMAP2 record only (perf record --buildid-mmap), and named
+	 * from it here: perf sched timehist 6.1 reads no MMAP2 record, has no kernel map, and
+	 * shows every kernel frame as [unknown].
+	 */
+	bool		kernel_mmap2_only;
 };
 
 typedef int (*sched_line_fn)(const struct sched_line *l, void *arg);

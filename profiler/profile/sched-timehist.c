@@ -63,6 +63,9 @@ struct th {
 	struct runtime		*idle;		/* per CPU */
 	size_t			nr_cpus;
 	char			*kallsyms;	/* owned default "<file>.kallsyms" */
+	struct pd_build_id	kernel_mmap_id;	/* the kernel MMAP2's build-id (sym_setup) */
+	struct sym_opts		kernel_build_id;	/* the options' kernel build-id (sym_setup) */
+	bool			kernel_mmap_seen;	/* a kernel MMAP (not MMAP2) record */
 	char			chain[4096];
 	sched_line_fn		fn;
 	void			*arg;
@@ -250,11 +253,12 @@ static int on_record(struct th *h, const struct pd_record *rec, char *err, size_
 							 rec->body_len - name_at))
 			return err_set(err, errlen, -EINVAL, "truncated MMAP record at offset %"
 				       PRIu64, rec->offset);
-		if (pipe_exec_map(&pr, body, &m) &&
-		    sym_session_add_map(h->sym, m.pid, m.start, m.len, m.pgoff, m.filename) ==
-		    -ENOMEM)
-			return -ENOMEM;
-		return 0;
+		if (!pipe_exec_map(&pr, body, &m))
+			return 0;
+		if (m.pid == -1 && !strncmp(m.filename, "[kernel.kallsyms]", 17))
+			h->kernel_mmap_seen = true;
+		return sym_session_add_map(h->sym, m.pid, m.start, m.len, m.pgoff, m.filename) ==
+		       -ENOMEM ? -ENOMEM : 0;
 	}
 	case PERF_RECORD_COMM:
 		if (rec->body_len <= 8 || !memchr(body + 8, '\0', rec->body_len - 8))
@@ -374,14 +378,8 @@ static int sym_setup(struct th *h, const char *path, const struct sched_opts *o,
 			so.kallsyms = h->kallsyms;
 	}
 	so.no_vmlinux_search = so.kallsyms != NULL;
-	for (size_t i = 0; i < in->nr_build_ids; i++) {
-		const struct pd_build_id *b = &in->build_ids[i];
-
-		if (b->pid == -1 && b->kernel && !strcmp(b->filename, "[kernel.kallsyms]")) {
-			so.kernel_build_id = b->id;
-			so.kernel_build_id_len = b->size;
-		}
-	}
+	kernel_build_id_opts(&so, in, path, &h->kernel_mmap_id);
+	h->kernel_build_id = so;
 	h->sym = sym_session_new(&so);
 	if (!h->sym) {
 		int e = errno ? errno : ENOMEM;
@@ -426,6 +424,11 @@ int sched_timehist(const char *path, const struct sched_opts *o, sched_line_fn f
 		ret = on_record(&h, &rec, err, errlen);
 	if (ret == -ENOMEM && !err[0])
 		err_set(err, errlen, ret, "out of memory");
+	if (h.sym)
+		kernel_build_id_missing(h.sym, &h.kernel_build_id, h.st->kernel_build_id_missing);
+	/* perf names kernel frames only through a kernel map from an MMAP record */
+	h.st->kernel_mmap2_only = h.kernel_mmap_id.size && !h.kernel_mmap_seen &&
+				  !h.st->kernel_build_id_missing[0];
 	sym_session_free(h.sym);
 	comm_table_release(&h.comms);
 	free(h.kallsyms);

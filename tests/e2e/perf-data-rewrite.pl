@@ -29,7 +29,8 @@
 #         finds no map holding .eh_frame for any process.
 #   kbid  a --buildid-mmap file of another kernel: the build-id of the kernel's own MMAP2
 #         ([kernel.kallsyms]_text, PERF_RECORD_MISC_MMAP_BUILD_ID) gets its first byte
-#         inverted (any sample layout); perf 6.1 takes the kernel's build-id from it.
+#         inverted (any sample layout, any number of events); perf 6.1 takes the kernel's
+#         build-id from it.
 #
 # The data section grows with lbr and aux (shrinks with nodata); the feature sections after it
 # are moved along.
@@ -48,7 +49,8 @@ my $CONTEXT_USER = 0xfffffffffffffe00;
 my $CONTEXT_MAX = 0xfffffffffffff001;
 my ($attr_size, $attrs_off, $attrs_size, $data_off, $data_size) =
 	unpack 'x16 Q< Q< Q< Q< Q<', $d;
-die "$in: one attr expected\n" unless $attrs_size == $attr_size;
+# kbid touches no sample: any number of attrs (perf sched record's several tracepoints)
+die "$in: one attr expected\n" unless $attrs_size == $attr_size || $mode eq 'kbid';
 my $sample_type = unpack 'Q<', substr $d, $attrs_off + 24, 8;
 my $has_id = $sample_type & 64;
 die "$in: sample_type $sample_type is not IP|TID|TIME|[ID|]CALLCHAIN|PERIOD\n"
