@@ -547,6 +547,20 @@ int sym_session_prefetch(struct sym_session *s)
 	return prefetch_start(&s->prefetch, file_load_item, file_pf_state, s);
 }
 
+/* A stub perf may name otherwise (symtab_plt_shadow): counted, the first one kept. */
+static void note_plt_shadow(struct sym_session *s, const struct sym_file *f, const char *stub,
+			    uint64_t vaddr)
+{
+	struct sym_entry *by = symtab_plt_shadow(&f->elf.tab, vaddr);
+	const char *name = by ? sym_entry_name(by, &s->pool) : NULL;
+
+	if (!name || s->stats.plt_shadowed++)
+		return;
+	s->stats.first_plt_stub = stub;
+	s->stats.first_plt_shadow = name;
+	s->stats.first_plt_file = f->path;
+}
+
 static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off,
 			 struct cache_entry *e)
 {
@@ -572,6 +586,8 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 			e->sym = sym_entry_name(sym, &s->pool);
 			e->sym_off = vaddr - sym->start;
 			e->sym_id = sym->start;
+			if (sym->plt)
+				note_plt_shadow(s, f, e->sym, vaddr);
 		}
 		return;
 	}

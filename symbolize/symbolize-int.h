@@ -134,6 +134,13 @@ void symtab_sort(struct symtab *t);
  * latest start. (perf's answer there depends on the shape of its rbtree.)
  */
 struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr);
+/*
+ * For @addr in a PLT stub: the symbol without a size whose fixed-up end covers @addr too (the
+ * stubs are added after the end fix-ups, as perf adds them; typically _init, before .plt), or
+ * NULL. perf 6.1's rb-tree search meets one of the two first, by the tree's shape, and names
+ * the address by it: the stub, or that symbol.
+ */
+struct sym_entry *symtab_plt_shadow(const struct symtab *t, uint64_t addr);
 void symtab_release(struct symtab *t);
 /*
  * The name binutils' addr2line gives @addr when no DWARF names it (bfd's elf_find_function):

@@ -275,6 +275,15 @@ struct sym_stats {
 					 * nothing saved: their addresses are unnamed */
 	const char	*first_stale_module;	/* the first of them, "[name]" (owned), or NULL */
 	/*
+	 * Addresses in PLT stubs that a symbol without a size covers too once its end is fixed up
+	 * (typically _init, right before .plt): perf 6.1 adds the stubs after that fix-up, and its
+	 * rb-tree search names such an address by whichever of the two it meets first, which
+	 * depends on the tree's shape; kprof names the stub. The first one's stub, the covering
+	 * symbol and the file (owned), or NULL.
+	 */
+	uint64_t	plt_shadowed;
+	const char	*first_plt_stub, *first_plt_shadow, *first_plt_file;
+	/*
 	 * Modules named from kallsyms whose first address was resolved before any address in the
 	 * kernel map, in the order the caller resolved them (perf's, when the caller keeps the
 	 * recording's order). perf 6.1 loads the kernel's kallsyms only when it first resolves a

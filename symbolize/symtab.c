@@ -478,6 +478,22 @@ struct sym_entry *symtab_find(const struct symtab *t, uint64_t addr)
 	return found;
 }
 
+struct sym_entry *symtab_plt_shadow(const struct symtab *t, uint64_t addr)
+{
+	size_t i = starts_upto(t, addr);
+
+	/* the stubs are one run, after the symbols whose ends were fixed up before them */
+	while (i > 0 && t->v[i - 1].plt)
+		i--;
+	for (size_t walked = 0; i > 0 && walked < MAX_WALK_BACK; i--, walked++) {
+		struct sym_entry *e = &t->v[i - 1];
+
+		if (!e->sized && contains(e, addr))
+			return e;
+	}
+	return NULL;
+}
+
 void symtab_release(struct symtab *t)
 {
 	free(t->v);

@@ -272,6 +272,13 @@ void warn_stale_files(const char *input, const struct profile *p)
 void warn_profile_notes(const char *input, const struct profile *p)
 {
 	warn_stale_files(input, p);
+	if (p->nr_plt_shadowed)
+		pr_warn("%s: %llu PLT stub address%s also covered by a symbol without a size (e.g. "
+			"%s in %s, covered by %s): perf 6.1 names such an address by whichever of the "
+			"two its symbol tree meets first, so it may show %s+OFF where kprof shows the "
+			"stub", input, (unsigned long long)p->nr_plt_shadowed,
+			p->nr_plt_shadowed == 1 ? "" : "es", p->first_plt_stub, p->first_plt_file,
+			p->first_plt_shadow, p->first_plt_shadow);
 	if (p->nr_auxtrace)
 		pr_warn("%s: %llu AUXTRACE records (%s) ignored: their %llu bytes of trace are not "
 			"decoded into samples", input, (unsigned long long)p->nr_auxtrace,

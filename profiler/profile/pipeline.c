@@ -458,6 +458,11 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	     !(l->p->first_early_symbol = strdup(st.first_early_symbol))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	sym_session_stats(l->res.sym, &st);
+	l->p->nr_plt_shadowed = st.plt_shadowed;
+	if (st.plt_shadowed && (!(l->p->first_plt_stub = strdup(st.first_plt_stub)) ||
+				!(l->p->first_plt_shadow = strdup(st.first_plt_shadow)) ||
+				!(l->p->first_plt_file = strdup(st.first_plt_file))))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_stale_files = st.files_stale;
 	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->nr_unwound = l->res.unwound_samples;
@@ -596,6 +601,9 @@ void profile_free(struct profile *p)
 	free(p->first_stale_module);
 	free(p->first_early_module);
 	free(p->first_early_symbol);
+	free(p->first_plt_stub);
+	free(p->first_plt_shadow);
+	free(p->first_plt_file);
 	free(p->inline_multimap_funcs);
 	free(p->inline_multimap_excess);
 	free(p->inline_multimap_files);

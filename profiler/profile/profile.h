@@ -95,6 +95,13 @@ struct profile {
 	 */
 	uint64_t		nr_early_modules;
 	char			*first_early_module, *first_early_symbol;
+	/*
+	 * PLT-stub addresses a symbol without a size covers too (symbolize.h
+	 * sym_stats.plt_shadowed): perf 6.1 may name them by that symbol. The first one's stub,
+	 * covering symbol and file (owned).
+	 */
+	uint64_t		nr_plt_shadowed;
+	char			*first_plt_stub, *first_plt_shadow, *first_plt_file;
 	uint64_t		nr_not_unwound[UNWIND_ARCH + 1];
 	/*
 	 * Unwound samples whose chain ends where perf 6.1 finds no CFI and goes on with callers

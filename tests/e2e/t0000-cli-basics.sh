@@ -17,7 +17,7 @@ test_expect_success 'no command is a usage error (2)' '
 
 test_expect_success 'an unknown command is a one-line usage error (2)' '
 	rc=0; "$KPROF" frobnicate 2>err || rc=$?
-	[ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "frobnicate" err
+	[ "$rc" -eq 2 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "frobnicate" err
 '
 
 test_expect_success 'an unknown global option is a usage error (2)' '
@@ -45,7 +45,7 @@ usage_is() {	# EXPECTED-LINE ARGS...
 	local want=$1 rc=0
 	shift
 	"$KPROF" "$@" >/dev/null 2>err || rc=$?
-	[ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && [ "$(cat err)" = "$want" ] ||
+	[ "$rc" -eq 2 ] && [ "$(lines_said err)" -eq 1 ] && [ "$(cat err)" = "$want" ] ||
 		{ echo "kprof $*: rc $rc: $(cat err) (want: $want)"; return 1; }
 }
 

@@ -20,7 +20,7 @@ test_expect_success '--list names every case and aim9 test' '
 test_expect_success 'usage errors exit 2 with one line' '
 	rc=0; "$KPROF" run 2>err || rc=$?; [ "$rc" -eq 2 ] &&
 	rc=0; "$KPROF" run no-such-case 2>err || rc=$?; [ "$rc" -eq 2 ] &&
-	[ "$(wc -l <err)" -eq 1 ] && grep -q no-such-case err &&
+	[ "$(lines_said err)" -eq 1 ] && grep -q no-such-case err &&
 	rc=0; "$KPROF" run anon-w-seq bogus=1 2>err || rc=$?; [ "$rc" -eq 2 ] && grep -q bogus err &&
 	rc=0; "$KPROF" run anon-w-seq size=12Q 2>err || rc=$?; [ "$rc" -eq 2 ] &&
 	rc=0; "$KPROF" run anon-w-seq --runs 0 2>err || rc=$?; [ "$rc" -eq 2 ] &&
@@ -106,7 +106,7 @@ test_expect_success 'memory that cannot be mapped: the reason, exit 1, no run, n
 
 test_expect_success 'an unwritable result root is a one-line error' '
 	rc=0; "$KPROF" run brk_test testtime=1 --no-profile -o /proc/kprof-no/x 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "/proc/kprof-no" err
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "/proc/kprof-no" err
 '
 
 test_expect_success 'a long -o path: the results are where it says, nowhere else' '

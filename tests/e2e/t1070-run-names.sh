@@ -30,7 +30,7 @@ test_expect_success 'a run on another kernel build than the set is refused, noth
 	perl -0pi -e "s/\"kernel_version\": \"[^\"]*\"/\"kernel_version\": \"#7 SMP other\"/" \
 		$S/base/0/meta.json &&
 	rc=0; "$KPROF" run brk_test testtime=1 --runs 1 --no-profile --name base 2>err || rc=$? &&
-	test $rc -eq 1 && test "$(wc -l <err)" -eq 1 &&
+	test $rc -eq 1 && test "$(lines_said err)" -eq 1 &&
 	grep -q "run 0 was made on another build of the kernel (uname -v .#7 SMP other." err &&
 	grep -q "give this one another --name" err &&
 	! test -d $S/base/1

@@ -68,12 +68,12 @@ fi
 
 test_expect_success 'an unknown event is a one-line error' '
 	test_must_fail "$KPROF" record -e no-such-event -o x.data -- true 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "no-such-event" err && ! test -e x.data
+	test "$(lines_said err)" = 1 && grep -q "no-such-event" err && ! test -e x.data
 '
 
 test_expect_success PERF_EVENTS 'a command that does not exist is a one-line error' '
 	test_must_fail "$KPROF" record -e cpu-clock -o x.data -- /nonexistent/cmd 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "/nonexistent/cmd" err && ! test -e x.data
+	test "$(lines_said err)" = 1 && grep -q "/nonexistent/cmd" err && ! test -e x.data
 '
 
 test_expect_success 'usage errors exit 2' '

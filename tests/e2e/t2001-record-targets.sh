@@ -80,7 +80,7 @@ test_expect_success PERF_EVENTS,PERF 'SIGTERM stops a command recording, exit 0,
 
 test_expect_success PERF_EVENTS 'a pid that does not exist is a one-line error' '
 	test_must_fail "$KPROF" record -p 999999999 -o x.data 2>err &&
-	test "$(wc -l <err)" = 1
+	test "$(lines_said err)" = 1
 '
 
 test_done

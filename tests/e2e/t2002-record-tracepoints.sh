@@ -52,7 +52,7 @@ test_expect_success '--filter without a tracepoint is an error' '
 test_expect_success 'a bad filter is a one-line error' '
 	test_must_fail "$KPROF" record -e sched:sched_switch --filter "no_such_field == 1" \
 		-o x.data -- true 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "filter" err
+	test "$(lines_said err)" = 1 && grep -q "filter" err
 '
 
 test_expect_success PERF,SYSCALL_TP 'syscalls:* globs: sys_enter_clock_nanosleep* counts the sleeps' '

@@ -37,17 +37,17 @@ test_expect_success '--hist: a log2 histogram of a numeric field' '
 
 test_expect_success 'a field no tracepoint has is a one-line error' '
 	test_must_fail "$KPROF" trace -i t.data --field no_such_field 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q no_such_field err
+	test "$(lines_said err)" = 1 && grep -q no_such_field err
 '
 
 test_expect_success PERF_EVENTS 'a file without tracepoints is a one-line error' '
 	"$KPROF" record -e cpu-clock -o c.data -- true 2>/dev/null &&
-	test_must_fail "$KPROF" trace -i c.data 2>err && test "$(wc -l <err)" = 1
+	test_must_fail "$KPROF" trace -i c.data 2>err && test "$(lines_said err)" = 1
 '
 
 test_expect_success 'not a perf.data: a one-line error' '
 	echo hello >bad.data &&
-	test_must_fail "$KPROF" trace -i bad.data 2>err && test "$(wc -l <err)" = 1 &&
+	test_must_fail "$KPROF" trace -i bad.data 2>err && test "$(lines_said err)" = 1 &&
 	grep -q bad.data err
 '
 

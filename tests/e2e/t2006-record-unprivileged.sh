@@ -23,7 +23,7 @@ test_expect_success PERF 'record a command: user space only, one warning, a vali
 
 test_expect_success 'record -a: a one-line error naming perf_event_paranoid' '
 	test_must_fail as_nobody "$KPROF" record -a -e cpu-clock -o a.data --duration 0.1 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "perf_event_paranoid" err
+	test "$(lines_said err)" = 1 && grep -q "perf_event_paranoid" err
 '
 
 test_expect_success 'stat a command: user space only, page-faults counted' '
@@ -39,7 +39,7 @@ test_expect_success TRACEFS 'a tracepoint without access names the tracefs mode'
 	else
 		test_must_fail as_nobody "$KPROF" record -e sched:sched_switch -o t.data -- true \
 			2>err &&
-		test "$(wc -l <err)" = 1 &&
+		test "$(lines_said err)" = 1 &&
 		grep -q "tracefs is mode 0$mode, owner uid 0): run as root, or remount" err &&
 		as_nobody "$KPROF" list >l 2>err &&
 		grep -qx "  cpu-clock" l && grep -q "no tracepoints: .*tracefs is mode" err

@@ -39,7 +39,7 @@ test_expect_success '--call-graph lbr: a clear error where there is no LBR' '
 	else
 		rc=0; "$KPROF" record --call-graph lbr -e cpu-clock -o l.data -- "$W" spin 50 \
 			2>err || rc=$?
-		test $rc -eq 1 && test "$(wc -l <err)" -eq 1 &&
+		test $rc -eq 1 && test "$(lines_said err)" -eq 1 &&
 		grep -q "call-graph lbr: .*LBR call stacks need a hardware PMU" err &&
 		! test -e l.data
 	fi
@@ -74,7 +74,7 @@ test_expect_success '-p PID -- sleep 1: the process, the command only times it' 
 test_expect_success '-t with a thread that does not exist: one line, exit 1' '
 	rc=0; "$KPROF" record -t 999999 -o x.data -- sleep 1 2>err || rc=$?
 	test $rc -eq 1 && grep -q "thread 999999: No such process" err &&
-	test "$(wc -l <err)" -eq 1 && ! test -e x.data
+	test "$(lines_said err)" -eq 1 && ! test -e x.data
 '
 
 test_done

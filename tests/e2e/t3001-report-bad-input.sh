@@ -13,7 +13,7 @@ expect_refused() {
 	timeout 20 "$KPROF" report -i "$file" "$@" >/dev/null 2>err || rc=$?
 	set -- "$file" "$pattern"
 	if [ "$rc" -ne 1 ]; then echo "$1: exit $rc"; cat err; return 1; fi
-	if [ "$(wc -l <err)" -ne 1 ]; then echo "$1: not one line"; cat err; return 1; fi
+	if [ "$(lines_said err)" -ne 1 ]; then echo "$1: not one line"; cat err; return 1; fi
 	grep -qF "$1" err || { echo "$1: file not named"; cat err; return 1; }
 	[ -z "${2:-}" ] || grep -qi -- "$2" err || { echo "$1: no '$2'"; cat err; return 1; }
 }

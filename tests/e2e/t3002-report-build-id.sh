@@ -47,7 +47,7 @@ test_expect_success PERF,PERF_EVENTS 'rebuilt, not cached: frames unresolved as 
 	! grep -q "leaf_a\|phase_a" stale.kprof &&
 	grep -q "^kprof: warning: prog.data: 1 mapped file rebuilt since the recording.*bin/prog" \
 		stale.err &&
-	test $(wc -l <stale.err) = 1
+	test $(lines_said stale.err) = 1
 '
 
 test_expect_success PERF,PERF_EVENTS 'rebuilt, cached: the cached copy names the frames' '

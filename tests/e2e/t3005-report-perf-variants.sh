@@ -72,7 +72,7 @@ test_expect_success PERF,PERF_EVENTS 'perf record -o - | kprof report -i -: stra
 
 test_expect_success RECORDED 'a file-mode perf.data from a pipe: one line, exit 1' '
 	rc=0; cat group.data | "$KPROF" report -i - >out 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "give its path" err
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "give its path" err
 '
 
 test_expect_success RECORDED 'a pipe-mode stream cut mid-record: one line, exit 1' '
@@ -80,7 +80,7 @@ test_expect_success RECORDED 'a pipe-mode stream cut mid-record: one line, exit 
 	head -c $((size - 5)) pipe.data >cut.data &&
 	for input in cut.data -; do
 		rc=0; "$KPROF" report -i $input <cut.data >out 2>err || rc=$?
-		[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] || { cat err; exit 1; }
+		[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] || { cat err; exit 1; }
 	done
 '
 
@@ -92,7 +92,7 @@ test_expect_success RECORDED 'AUXTRACE records: skipped by their size, said in o
 	"$KPROF" report -i aux.data >aux.keys 2>aux.err &&
 	"$KPROF" report -i file.data >file.keys 2>/dev/null &&
 	test_cmp file.keys aux.keys &&
-	cat aux.err && test "$(wc -l <aux.err)" -eq 1 &&
+	cat aux.err && test "$(lines_said aux.err)" -eq 1 &&
 	grep -q "AUXTRACE records (Intel PT) ignored" aux.err &&
 	"$KPROF" collapse -i aux.data >aux.folded 2>aux.err &&
 	"$KPROF" collapse -i file.data >file.folded 2>/dev/null &&
@@ -115,7 +115,7 @@ test_expect_success RECORDED 'a corrupt compressed record: one line naming it, e
 	printf "\377\377\377\377\377\377\377\377" |
 		dd of=zbad.data bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null &&
 	rc=0; "$KPROF" report -i zbad.data >out 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "compressed record at offset" err
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "compressed record at offset" err
 '
 
 test_done

@@ -69,43 +69,43 @@ test_expect_success KALLSYMS 'the kernel in an MMAP2 only (--buildid-mmap): said
 	grep -q "pipe_read <- vfs_read" bm.kprof &&
 	no_chains bm.perf >bm.perf-nc && no_chains bm.kprof >bm.kprof-nc &&
 	test_cmp bm.perf-nc bm.kprof-nc &&
-	cat bm.err && test "$(wc -l <bm.err)" = 1 &&
+	cat bm.err && test "$(lines_said bm.err)" = 1 &&
 	grep -q "^kprof: warning: sched: bm.data: the kernel is mapped by an MMAP2 record only" bm.err &&
 	test_cmp bmf.perf bmf.kprof && ! grep -q "pipe_read" bmf.kprof &&
-	cat bmf.err && test "$(wc -l <bmf.err)" = 1 &&
+	cat bmf.err && test "$(lines_said bmf.err)" = 1 &&
 	grep -q "^kprof: warning: sched: bmf.data: no kallsyms or vmlinux with the recorded kernel.s build-id" bmf.err
 '
 
 test_expect_success 'a sched recording without call chains is a one-line error' '
 	perf sched record -o nog.data -- "$W" sleeps 5 >/dev/null 2>&1 &&
 	test_must_fail "$KPROF" sched -i nog.data 2>err &&
-	cat err && test "$(wc -l <err)" = 1 && grep -q "nog.data: .*without call chains" err
+	cat err && test "$(lines_said err)" = 1 && grep -q "nog.data: .*without call chains" err
 '
 
 test_expect_success 'a recording without sched events is a one-line error' '
 	perf record -e cpu-clock -o cpu.data -- "$W" spin 50 >/dev/null 2>&1 &&
 	test_must_fail "$KPROF" sched -i cpu.data --lkp 2>err &&
-	cat err && test "$(wc -l <err)" = 1 && grep -q "cpu.data: " err
+	cat err && test "$(lines_said err)" = 1 && grep -q "cpu.data: " err
 '
 
 test_expect_success 'a truncated file is a one-line error' '
 	size=$(stat -c %s s.data) &&
 	head -c $((size / 2)) s.data >half.data &&
 	test_must_fail "$KPROF" sched -i half.data --lkp >out 2>err &&
-	cat err && test "$(wc -l <err)" = 1 && grep -q "half.data: " err && ! test -s out
+	cat err && test "$(lines_said err)" = 1 && grep -q "half.data: " err && ! test -s out
 '
 
 test_expect_success 'not a perf.data file, or none: one-line errors' '
 	echo "not perf data" >junk.data &&
 	test_must_fail "$KPROF" sched -i junk.data 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "junk.data: " err &&
+	test "$(lines_said err)" = 1 && grep -q "junk.data: " err &&
 	test_must_fail "$KPROF" sched -i missing.data 2>err &&
-	test "$(wc -l <err)" = 1 && grep -q "missing.data: " err
+	test "$(lines_said err)" = 1 && grep -q "missing.data: " err
 '
 
 test_expect_success 'a --kallsyms that is not kallsyms text is a one-line error naming it' '
 	test_must_fail "$KPROF" sched -i s.data --kallsyms /dev/null --lkp >out 2>err &&
-	cat err && test "$(wc -l <err)" = 1 && grep -q "/dev/null: no kernel symbols" err &&
+	cat err && test "$(lines_said err)" = 1 && grep -q "/dev/null: no kernel symbols" err &&
 	! test -s out
 '
 
@@ -113,7 +113,7 @@ test_expect_success 'usage errors exit 2' '
 	rc=0 && "$KPROF" sched extra 2>err || rc=$? &&
 	test "$rc" = 2 && grep -q "unexpected argument" err &&
 	rc=0 && "$KPROF" sched --bogus 2>err || rc=$? &&
-	test "$rc" = 2 && test "$(wc -l <err)" = 1
+	test "$rc" = 2 && test "$(lines_said err)" = 1
 '
 
 test_done

@@ -46,7 +46,7 @@ test_expect_success PERF,PERF_EVENTS 'libc misplaced by a map from before the ex
 	grep -q "^dwarf-threads-n;start_thread;thread_main;spin " se.data.kf &&
 	grep -q "^dwarf-threads-n;__libc_start_call_main;main;compute;spin " se.data.kf &&
 	! grep -q "clone3;start_thread" se.data.kf &&
-	! test -s se.data.err &&
+	test "$(lines_said se.data.err)" = 0 &&
 	tree_said se.data && grep -q "$TREE_TURNED" se.data.verr &&
 	grep -q "^perf-profile.calltrace.cpu-clock.spin.thread_main.start_thread: " se.data.kprof
 '

@@ -126,7 +126,7 @@ test_expect_success MODDATA 'a module frame before any kernel frame: what perf l
 		"$KPROF" collapse --perl-compat - >early.folded-perf &&
 	PERF_BUILDID_DIR=$PWD/fcache "$KPROF" collapse -i fearly.data >early.folded-kprof \
 		2>early.err &&
-	cat early.err && test "$(wc -l <early.err)" = 1 &&
+	cat early.err && test "$(lines_said early.err)" = 1 &&
 	grep -q "1 kernel module named from kallsyms had a frame before any kernel frame (e.g. \[kmodx\]).* kmodx_one (the module.s first symbol) unnamed for good" early.err &&
 	grep -q ";kmodx_one [0-9]*$" early.folded-kprof &&
 	! grep -q "kmodx_one" early.folded-perf &&

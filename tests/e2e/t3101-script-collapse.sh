@@ -90,7 +90,7 @@ IN
 test_expect_success 'the first event is kept; the others are reported in one line' '
 	"$KPROF" collapse events.txt >out 2>err &&
 	printf "p;a 5\np;c 9\n" >expected && test_cmp expected out &&
-	test "$(wc -l <err)" -eq 1 && grep -q "1 samples of events other than .instructions." err
+	test "$(lines_said err)" -eq 1 && grep -q "1 samples of events other than .instructions." err
 '
 
 test_expect_success '--event-filter picks the event' '
@@ -115,7 +115,7 @@ test_expect_success 'malformed lines are counted on stderr, in one line, and ski
 	printf "pp 1 1.0: 3 c:\n\t1 a (/bin/p)\nnot a frame\n\t1 b (/bin/p)\n\ngarbage\n" >bad.txt &&
 	"$KPROF" collapse bad.txt >out 2>err &&
 	printf "pp;b;a 3\n" >expected && test_cmp expected out &&
-	test "$(wc -l <err)" -eq 1 && grep -q "2 unrecognized lines" err
+	test "$(lines_said err)" -eq 1 && grep -q "2 unrecognized lines" err
 '
 
 test_expect_success 'empty input: no stacks, exit 0' '
@@ -131,19 +131,19 @@ test_expect_success 'binary garbage: a one-line error, no crash' '
 	test_must_fail "$KPROF" collapse "$KPROF" >out 2>err && test_must_be_empty out &&
 	printf "\0\0\377\n(\n)" >>garbage.bin &&
 	test_must_fail "$KPROF" collapse garbage.bin >out 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "garbage.bin" err && test_must_be_empty out
+	test "$(lines_said err)" -eq 1 && grep -q "garbage.bin" err && test_must_be_empty out
 '
 
 test_expect_success 'without -i and with stdin not a pipe, perf.data is read (like perf)' '
 	mkdir -p nodata && (cd nodata && test_must_fail "$KPROF" collapse </dev/null 2>err &&
-	grep -q "perf.data" err && test "$(wc -l <err)" -eq 1)
+	grep -q "perf.data" err && test "$(lines_said err)" -eq 1)
 '
 
 test_expect_success '-o writes the file whole; a failed write leaves no file' '
 	"$KPROF" collapse -o out.folded two.txt && "$KPROF" collapse two.txt >expected &&
 	test_cmp expected out.folded &&
 	test_must_fail "$KPROF" collapse -o /nonexistent/dir/out two.txt 2>err &&
-	test "$(wc -l <err)" -eq 1 && ! ls out.folded.tmp.* 2>/dev/null
+	test "$(lines_said err)" -eq 1 && ! ls out.folded.tmp.* 2>/dev/null
 '
 
 test_expect_success 'usage errors exit 2' '
@@ -156,14 +156,14 @@ test_expect_success 'usage errors exit 2' '
 test_expect_success 'perf.data on stdin, piped or truncated: a one-line error' '
 	printf "PERFILE2\0\0\0\0\0\0\0\0" >fake.data &&
 	cat fake.data | test_must_fail "$KPROF" collapse -i - 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "perf.data, not perf script" err &&
+	test "$(lines_said err)" -eq 1 && grep -q "perf.data, not perf script" err &&
 	test_must_fail "$KPROF" collapse -i - <fake.data 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "stdin" err
+	test "$(lines_said err)" -eq 1 && grep -q "stdin" err
 '
 
 test_expect_success 'a missing input file is a one-line error naming it' '
 	test_must_fail "$KPROF" collapse -i missing.txt 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "missing.txt" err
+	test "$(lines_said err)" -eq 1 && grep -q "missing.txt" err
 '
 
 test_done

@@ -136,7 +136,7 @@ test_expect_success 'bad input: one-line error, exit 1, existing output kept' '
 	echo keep >kept.svg &&
 	for input in missing.folded run /dev/null; do
 		rc=0; "$KPROF" flamegraph -i $input -o kept.svg 2>err || rc=$?
-		test "$rc" -eq 1 && test "$(wc -l <err)" -eq 1 && grep -q "$input" err ||
+		test "$rc" -eq 1 && test "$(lines_said err)" -eq 1 && grep -q "$input" err ||
 			{ echo "$input: exit $rc"; cat err; exit 1; }
 	done &&
 	head -c 100000 /dev/urandom | tr "0-9" "a-j" >garbage && test_must_fail "$KPROF" flamegraph garbage -o kept.svg &&

@@ -52,7 +52,7 @@ test_expect_success 'a run directory: perf.data is preferred to profile.folded' 
 
 test_expect_success '--event: an event the file lacks is a one-line error' '
 	test_must_fail "$KPROF" flamegraph --event sched:sched_switch rec.data >/dev/null 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "cpu-clock" err
+	test "$(lines_said err)" -eq 1 && grep -q "cpu-clock" err
 '
 
 test_expect_success 'differential: perf.data against its per-command folded text' '
@@ -68,7 +68,7 @@ test_expect_success 'differential: perf.data against its per-command folded text
 test_expect_success 'a bad perf.data: one error line that names the file' '
 	head -c 200 rec.data >cut.data &&
 	test_must_fail "$KPROF" flamegraph cut.data -o cut.svg 2>err &&
-	[ "$(wc -l <err)" -eq 1 ] && grep -q "^kprof: error: cut.data: " err && ! test -e cut.svg
+	[ "$(lines_said err)" -eq 1 ] && grep -q "^kprof: error: cut.data: " err && ! test -e cut.svg
 '
 
 test_done

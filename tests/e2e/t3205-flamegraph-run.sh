@@ -43,7 +43,7 @@ test_expect_success 'a directory that is no run: one error line naming it' '
 	mkdir empty &&
 	for c in "collapse empty" "flamegraph empty" "report -i empty"; do
 		test_must_fail "$KPROF" $c >/dev/null 2>err &&
-		[ "$(wc -l <err)" -eq 1 ] && grep -q "empty: not a kprof run directory" err || exit 1
+		[ "$(lines_said err)" -eq 1 ] && grep -q "empty: not a kprof run directory" err || exit 1
 	done
 '
 

@@ -106,7 +106,7 @@ test_expect_success 'a kprof run directory is read through its perf.data; stdout
 test_expect_success 'bad input: one line naming the file, no output left behind' '
 	printf "not perf data at all" >bad.data &&
 	code 1 "$KPROF" export -f pprof -i bad.data -o bad.pb.gz 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "bad.data" err && test ! -e bad.pb.gz &&
+	test "$(lines_said err)" -eq 1 && grep -q "bad.data" err && test ! -e bad.pb.gz &&
 	code 1 "$KPROF" export -f pprof -i missing.data -o m.pb.gz 2>err &&
 	grep -q "missing.data" err && test ! -e m.pb.gz &&
 	code 2 "$KPROF" export -i perf.data 2>err && grep -q "format" err &&

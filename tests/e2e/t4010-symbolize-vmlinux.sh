@@ -74,7 +74,7 @@ test_expect_success 'a --vmlinux that is not ELF is an error' '
 	echo source >cmds &&
 	echo "not an ELF file" >notelf &&
 	test_must_fail "$SYMFIX/sym-resolve" --vmlinux notelf <cmds 2>err &&
-	[ "$(wc -l <err)" -eq 1 ]
+	[ "$(lines_said err)" -eq 1 ]
 '
 
 # No vmlinux in any place symbolize/ searches (docs/symbolize.md).

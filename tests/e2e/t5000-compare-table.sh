@@ -158,14 +158,14 @@ test_expect_success '--perf-profile: shares ranked by change' '
 
 test_expect_success 'a missing result set is a one-line error (exit 1)' '
 	rc=0; "$KPROF" compare $BASE nosuch 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "nosuch: No such file" err
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "nosuch: No such file" err
 '
 
 test_expect_success 'malformed JSON: one line naming the file and the byte offset' '
 	make_runs bad aim9.x 1 2 3 &&
 	printf "{\"aim9.x\": 1,, }" >bad/1/stats.json &&
 	rc=0; "$KPROF" compare $BASE bad 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] &&
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] &&
 	grep -q "bad/1/stats.json: byte offset 13: expected a string key" err
 '
 

@@ -34,7 +34,7 @@ test_expect_success XMLLINT '--svg writes a well-formed picture with every run' 
 
 test_expect_success 'a key in neither set is a one-line error' '
 	rc=0; "$KPROF" plot base new no.such.key 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "no.such.key" err
+	[ "$rc" -eq 1 ] && [ "$(lines_said err)" -eq 1 ] && grep -q "no.such.key" err
 '
 
 test_expect_success 'an unwritable --svg path fails and leaves nothing behind' '

@@ -80,7 +80,7 @@ test_expect_success 'bad use: --html needs -o; an unwritable place is one error 
 	test_must_fail "$KPROF" compare --html -o x.html --json base new 2>err &&
 	grep -q "one of" err && test ! -e x.html &&
 	test_must_fail "$KPROF" compare --html -o /nonexistent/dir/r.html base new 2>err &&
-	test "$(wc -l <err)" -eq 1 && grep -q "/nonexistent/dir/r.html" err
+	test "$(lines_said err)" -eq 1 && grep -q "/nonexistent/dir/r.html" err
 '
 
 if [ ! -x "$CHROMIUM" ] && [ "$(id -u)" -eq 0 ]; then

@@ -76,7 +76,7 @@ test_expect_success FINDINGS 'a field offset inside 64 KiB but beyond the sample
 			exit 1
 	done &&
 	ends_clearly t1c "$KPROF" trace -i t1b.data -f address --top 2 &&
-	grep -q "top values of address" t1c.out && ! test -s t1c.err
+	grep -q "top values of address" t1c.out && test "$(lines_said t1c.err)" = 0
 '
 
 test_expect_success FINDINGS 'F4: a comm with \t and \n forges no folded line' '
@@ -152,7 +152,7 @@ test_expect_success 'a second kprof run into a locked result set refuses in one 
 	exec 8>&- &&
 	cat err && test "$rc" = 1 &&
 	grep -q "^kprof: error: .*$base: another kprof run (pid 4242) is adding runs" err &&
-	test "$(wc -l <err)" = 1 &&
+	test "$(lines_said err)" = 1 &&
 	test "$(ls "$base" | grep -c "^[0-9]*$")" = 1
 '
 

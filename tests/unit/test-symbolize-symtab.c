@@ -75,6 +75,43 @@ static void test_sort_and_plt(void)
 }
 
 /* parse_hex() (a lookup table since kallsyms loads on the critical path) against strtoull. */
+/*
+ * A binary's layout: _init (no size) at .init, then .plt (header, two stubs), then _start. _init's
+ * end is fixed up to _start before the stubs are added (perf's order), so it covers them too:
+ * perf may name a stub _init+OFF. symtab_find names the stub; symtab_plt_shadow finds _init.
+ */
+static void test_plt_shadow(void)
+{
+	struct symtab t = { 0 };
+	struct sym_entry *e;
+
+	symtab_add(&t, 0x1000, 0, STB_GLOBAL, "_init", NULL);
+	symtab_add(&t, 0x1060, 0x22, STB_GLOBAL, "_start", NULL);
+	symtab_add(&t, 0x2000, 0x10, STB_GLOBAL, "main", NULL);
+	symtab_finish(&t, false);
+	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof@plt", NULL);
+	symtab_add(&t, 0x1040, 0x10, STB_GLOBAL, "clock_gettime@plt", NULL);
+	t.v[t.nr - 2].plt = t.v[t.nr - 1].plt = true;
+	symtab_sort(&t);
+	e = symtab_find(&t, 0x1044);
+	ok(e && !strcmp(e->name, "clock_gettime@plt"), "an address in a stub: the stub");
+	e = symtab_plt_shadow(&t, 0x1044);
+	ok(e && !strcmp(e->name, "_init"), "... which _init's fixed-up end covers too");
+	e = symtab_plt_shadow(&t, 0x1034);
+	ok(e && !strcmp(e->name, "_init"), "... the first stub too");
+	ok(!symtab_plt_shadow(&t, 0x1070), "_start has a size: it covers no stub");
+	symtab_release(&t);
+
+	symtab_add(&t, 0x1000, 0x17, STB_GLOBAL, "_init", NULL);
+	symtab_add(&t, 0x1060, 0x22, STB_GLOBAL, "_start", NULL);
+	symtab_finish(&t, false);
+	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof@plt", NULL);
+	t.v[t.nr - 1].plt = true;
+	symtab_sort(&t);
+	ok(!symtab_plt_shadow(&t, 0x1034), "an _init with its size: nothing to say");
+	symtab_release(&t);
+}
+
 static void test_parse_hex(void)
 {
 	static const char digits[] = "0123456789abcdefABCDEFxg \t\n-+";
@@ -171,6 +208,7 @@ int main(void)
 
 	test_bfd_name();
 	test_sort_and_plt();
+	test_plt_shadow();
 	test_reserve();
 	test_parse_hex();
 
