@@ -40,16 +40,32 @@ compare_counts() {
 	test -s "$1.perf-counts" && test_cmp "$1.perf-counts" "$1.kprof-counts"
 }
 
-# kprof collapse of $1 against perf script | kprof collapse --perl-compat; on a difference
-# both programs' stderr are shown too (what either said it did not understand).
+# Folded stacks with a PLT stub's frame and _init's made one (summed again): perf 6.1 names a
+# stub that _init's fixed-up end covers by either, as its symbol tree's shape has it
+# (docs/symbolize.md); kprof names the stub and says so ("PLT stub address").
+stub_as_one() {
+	sed -E "s/;(_init|[^; ]*@plt)( |;)/;<stub>\2/g" "$1" |
+		awk '{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }' |
+		LC_ALL=C sort
+}
+
+# kprof collapse of $1 against perf script | kprof collapse --perl-compat: equal, or equal but
+# for the PLT stubs kprof said perf may name otherwise; on a difference both programs' stderr
+# are shown too (what either said it did not understand).
 compare_folded() {
 	perf script -i "$1" 2>"$1.folded-perf.err" |
 		"$KPROF" collapse --perl-compat - >"$1.folded-perf"
 	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>"$1.folded-kprof.err"
-	test -s "$1.folded-perf" && test_cmp "$1.folded-perf" "$1.folded-kprof" || {
-		echo "perf script said:"; head -5 "$1.folded-perf.err"
-		echo "kprof collapse said:"; head -5 "$1.folded-kprof.err"
-		return 1
-	}
+	test -s "$1.folded-perf" || return 1
+	cmp -s "$1.folded-perf" "$1.folded-kprof" && return 0
+	if grep -q "PLT stub address" "$1.folded-kprof.err"; then
+		stub_as_one "$1.folded-perf" >"$1.stub-perf"
+		stub_as_one "$1.folded-kprof" >"$1.stub-kprof"
+		cmp -s "$1.stub-perf" "$1.stub-kprof" && return 0
+	fi
+	test_cmp "$1.folded-perf" "$1.folded-kprof"
+	echo "perf script said:"; head -5 "$1.folded-perf.err"
+	echo "kprof collapse said:"; head -5 "$1.folded-kprof.err"
+	return 1
 }
 

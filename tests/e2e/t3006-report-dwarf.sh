@@ -44,13 +44,8 @@ test_expect_success PERF,PERF_EVENTS 'the call tree above the leaves is unwound'
 # before main are left out of the line comparison (their totals still count): there binutils,
 # which perf asks, names code with DWARF lines but no function by a symbol of its choice, which
 # kprof does not restate (docs/symbolize.md).
-# A sample in a PLT stub: perf 6.1 names it by the stub or by _init, whose end is fixed up over
-# .plt before the stubs are added, as its symbol tree's shape has it (docs/symbolize.md); kprof
-# names the stub and says so. Only that may differ, and only when said.
-stub_as_one() {
-	sed -E "s/;(_init|[^; ]*@plt)( |;)/;<stub>\2/g" "$1" |
-		awk "{ n = \$NF; \$NF = \"\"; s[\$0] += n } END { for (k in s) print k s[k] }" | sort
-}
+# A sample in a PLT stub: perf 6.1 names it by the stub or by _init (stub_as_one,
+# lib-perf-compare.sh); only that may differ, and only when kprof said so.
 test_expect_success PERF,PERF_EVENTS 'folded stacks equal perf script | collapse' '
 	perf script -i dw.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >perf.folded &&
 	"$KPROF" collapse -i dw.data 2>err | sort >kprof.folded &&
