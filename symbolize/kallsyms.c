@@ -5,13 +5,15 @@
  * either case, no '$' ARM locals. Unlike perf 6.1, the __pfx_/__cfi_ padding symbols are skipped
  * as current perf does, so their bytes belong to the function before them.
  *
- * The text is read into one buffer and the names are cut in place: no allocation per line.
+ * The text is parsed a chunk at a time (see kallsyms_read).
  */
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbolize/symbolize-int.h"
 
@@ -64,84 +66,151 @@ static void drop_entry_trampoline(struct symtab *t)
 	t->nr = out;
 }
 
-/* kallsyms_load() from a buffer that the kallsyms takes over (malloc'd, NUL-terminated). */
-static int kallsyms_parse(struct kallsyms *k, char *buf, size_t len, struct sym_strpool *pool)
+/* What kallsyms_load() carries from one chunk of the text to the next. */
+struct parse_state {
+	const char	*last_mod;	/* the module of the symbol before, interned */
+	bool		any_address;
+};
+
+/*
+ * One line (NUL-terminated in place). A kept symbol's name is copied into the kallsyms' own
+ * pool: the text around it is read over by the next chunk.
+ */
+static int parse_one(struct kallsyms *k, struct parse_state *s, char *p, struct sym_strpool *pool)
+{
+	char *name, *module;
+	const char *dso = NULL;
+	uint64_t addr;
+	char type;
+
+	if (!parse_line(p, &addr, &type, &name, &module))
+		return 0;
+	s->any_address |= addr != 0;
+	if (name[0] == '_' && !module) {
+		if (!strcmp(name, "_text"))
+			k->text_start = addr;
+		else if (!strcmp(name, "_stext") && !k->text_start)
+			k->text_start = addr;
+		else if (!strcmp(name, "_etext"))
+			k->text_end = addr;
+	}
+	if (!type_kept(type) || name[0] == '$' || (name[0] == '_' && sym_is_padding(name)))
+		return 0;
+	if (module) {
+		/* consecutive symbols share a module: intern once per run */
+		if (!s->last_mod || strcmp(s->last_mod, module)) {
+			s->last_mod = sym_strpool_intern(pool, module);
+			if (!s->last_mod)
+				return -ENOMEM;
+		}
+		dso = s->last_mod;
+	}
+	name = (char *)sym_strpool_copy(&k->names, name);
+	if (!name)
+		return -ENOMEM;
+	return symtab_add(&k->tab, addr, 0, type_binding(type), name, dso);
+}
+
+/*
+ * The complete lines of buf[0, len) (all of them when @at_end); returns how many bytes were
+ * consumed, or -errno.
+ */
+static ssize_t parse_lines(struct kallsyms *k, struct parse_state *s, char *buf, size_t len,
+			   bool at_end, struct sym_strpool *pool)
 {
 	char *p = buf, *end = buf + len;
-	const char *last_mod_text = NULL, *last_mod = NULL;
-	bool any_address = false;
-	int err;
 
-	memset(k, 0, sizeof(*k));
-	k->buf = buf;
 	while (p < end) {
-		char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *module;
-		uint64_t addr;
-		char type;
-		const char *dso = NULL;
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		int err;
 
+		if (!eol && !at_end)
+			break;
 		if (!eol)
 			eol = end;
 		*eol = '\0';
-		if (!parse_line(p, &addr, &type, &name, &module))
-			goto next;
-		any_address |= addr != 0;
-		if (name[0] == '_' && !module) {
-			if (!strcmp(name, "_text"))
-				k->text_start = addr;
-			else if (!strcmp(name, "_stext") && !k->text_start)
-				k->text_start = addr;
-			else if (!strcmp(name, "_etext"))
-				k->text_end = addr;
-		}
-		if (!type_kept(type) || name[0] == '$' || (name[0] == '_' && sym_is_padding(name)))
-			goto next;
-		if (module) {
-			/* consecutive symbols share a module: intern once per run */
-			if (!last_mod_text || strcmp(last_mod_text, module)) {
-				last_mod = sym_strpool_intern(pool, module);
-				if (!last_mod) {
-					err = -ENOMEM;
-					goto fail;
-				}
-				last_mod_text = module;
-			}
-			dso = last_mod;
-		}
-		err = symtab_add(&k->tab, addr, 0, type_binding(type), name, dso);
+		err = parse_one(k, s, p, pool);
 		if (err)
-			goto fail;
-next:
+			return err;
 		p = eol + 1;
 	}
-	if (!any_address) {
-		err = -ENODATA;
-		goto fail;
+	return p > end ? (ssize_t)len : p - buf;
+}
+
+/*
+ * The text is read a chunk at a time and only the names kept are copied: /proc/kallsyms is
+ * ~5 MB of text, and a buffer for all of it (grown by doubling, 8 MiB) was fresh memory that
+ * every run faults in (see docs/report.md), for names that are ~half of it.
+ */
+#define KALLSYMS_CHUNK	(256 * 1024)
+
+static int kallsyms_read(struct kallsyms *k, int fd, struct sym_strpool *pool)
+{
+	struct parse_state s = { NULL, false };
+	size_t size = KALLSYMS_CHUNK, used = 0;
+	char *buf = malloc(size + 1), *bigger;
+	ssize_t n, done;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (used == size) {
+			/* a line longer than the buffer (not in a kernel's kallsyms) */
+			bigger = realloc(buf, size * 2 + 1);
+			if (!bigger) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = bigger;
+			size *= 2;
+		}
+		n = read(fd, buf + used, size - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		used += (size_t)n;
+		buf[used] = '\0';
+		done = parse_lines(k, &s, buf, used, n == 0, pool);
+		if (done < 0) {
+			err = (int)done;
+			break;
+		}
+		memmove(buf, buf + done, used - (size_t)done);
+		used -= (size_t)done;
+		if (n == 0)
+			break;
 	}
-	symtab_finish(&k->tab, true);
-	drop_entry_trampoline(&k->tab);
-	return 0;
-fail:
-	kallsyms_release(k);
+	free(buf);
+	if (!err && !s.any_address)
+		err = -ENODATA;
 	return err;
 }
 
 int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	int err = read_whole_file(path, 0, &buf, &len);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
+	memset(k, 0, sizeof(*k));
+	if (fd < 0)
+		return -errno;
+	err = kallsyms_read(k, fd, pool);
+	close(fd);
 	if (err) {
-		memset(k, 0, sizeof(*k));
+		kallsyms_release(k);
 		return err;
 	}
-	return kallsyms_parse(k, buf, len, pool);
+	symtab_finish(&k->tab, true);
+	drop_entry_trampoline(&k->tab);
+	return 0;
 }
 
 void kallsyms_release(struct kallsyms *k)
 {
 	symtab_release(&k->tab);
-	free(k->buf);
+	sym_strpool_release(&k->names);
 	memset(k, 0, sizeof(*k));
 }

@@ -5,7 +5,7 @@
  *   strpool.c   interned strings: one pointer per distinct name, freed with the session
  *   demangle.c  C++/Rust/D names demangled like perf 6.1, on first use
  *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
- *   kallsyms.c  a kallsyms text into a symtab (one buffer, no allocation per line)
+ *   kallsyms.c  a kallsyms text into a symtab (read by chunks, kept names in one pool)
  *   elf-file.c  an ELF file (or the live vdso) into a symtab, through libdwfl
  *   perfmap.c   a JIT's /tmp/perf-PID.map into a symtab
  *   kernel.c    which kernel symbol source is used, and naming kernel addresses
@@ -157,7 +157,7 @@ bool sym_is_padding(const char *name);
 
 /* ---- kallsyms.c ------------------------------------------------------------------------------ */
 struct kallsyms {
-	char		*buf;		/* the whole text; symbol names point into it */
+	struct sym_strpool names;	/* the kept symbols' names */
 	struct symtab	tab;		/* kernel and module symbols perf keeps */
 	uint64_t	text_start;	/* _text (else _stext), 0 when absent */
 	uint64_t	text_end;	/* _etext, 0 when absent */

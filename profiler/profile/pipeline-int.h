@@ -236,7 +236,13 @@ struct pipe_batch {
 	size_t		nr, alloc;	/* in words */
 };
 
-#define PIPE_DEPTH	8		/* full batches in flight at most */
+/*
+ * Full batches in flight at most. Two are enough to keep both sides busy (a batch is 1 MiB of
+ * work), and every batch more is memory that may be touched for the first time: on a recording
+ * of many short processes the batches wait for the kernel's symbols (pipeline-early.c), and
+ * with 8 per queue and a backlog of 32 ~20 MB of them were live at once (docs/report.md).
+ */
+#define PIPE_DEPTH	2
 
 /*
  * A bounded queue of full batches from one producer to one consumer, and the emptied batches
@@ -650,8 +656,11 @@ int resolver_start(void *r);
 
 /* ---- naming ahead of the kernel's symbols (pipeline-early.c) ------------------------------ */
 
-/* At most this many batches (32 MiB) wait for the kernel's symbols; then the resolver waits. */
-#define EARLY_MAX_BACKLOG	32
+/*
+ * At most this many batches (2 MiB) wait for the kernel's symbols on the adding thread; then it
+ * waits, and the naming thread and the reader after PIPE_DEPTH more each (see PIPE_DEPTH).
+ */
+#define EARLY_MAX_BACKLOG	2
 
 /* Start the adding thread (before the naming one). 0 or -errno. */
 int resolver_start_adds(struct resolver *r);

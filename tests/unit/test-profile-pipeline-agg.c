@@ -123,9 +123,28 @@ static void test_conservation(void)
 	agg_release(&t);
 }
 
+/*
+ * The table asks to be flushed before its entries take more than 2.5 MB: every entry is memory
+ * a run touches for the first time (docs/report.md), and on the make -B recording a table of
+ * 2^15 entries cost 4 MB less peak RSS than 2^16, for 0.45% more instructions.
+ */
+static void test_full_bound(void)
+{
+	struct agg_table t = { 0 };
+	size_t n = 0;
+
+	while (!agg_full(&t) && n < (1u << 20) && !add(&t, (int32_t)(n % TASKS), 0x1000 + n))
+		n++;
+	ok(agg_full(&t) && n * sizeof(struct agg_entry) <= (5u << 19),
+	   "full after %zu distinct samples (%zu bytes of entries)", n,
+	   n * sizeof(struct agg_entry));
+	agg_release(&t);
+}
+
 int main(void)
 {
 	test_tasks();
 	test_conservation();
+	test_full_bound();
 	return done_testing();
 }

@@ -5,6 +5,7 @@
  * modules, the kernel map, and what unresolved addresses look like.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,76 @@ static void test_text_aliases(void)
 	sym_session_free(s);
 }
 
+/* Bytes the heap holds after a session over @text is made (the session kept), into *bytes. */
+static struct sym_session *session_held(const char *text, size_t *bytes)
+{
+	struct mallinfo2 a = mallinfo2(), b;
+	struct sym_session *s = session(text);
+
+	b = mallinfo2();
+	/* big blocks are mappings of their own (hblkhd) */
+	*bytes = b.uordblks + b.hblkhd - a.uordblks - a.hblkhd;
+	return s;
+}
+
+/*
+ * A kallsyms text of many chunks (kallsyms.c reads it 256 KiB at a time): lines across chunk
+ * boundaries, a line longer than a chunk, a last line without a newline; and what the session
+ * keeps of it is the names of the symbols kept, not the text (the text of a live kernel is
+ * ~5 MB, mostly addresses and the symbols perf skips).
+ */
+static void test_chunks(void)
+{
+	size_t nr = 20000, cap = nr * 160 + (300 << 10), len = 0, held_small, held_big;
+	char *text = malloc(cap), *longname = malloc((300 << 10) + 1), name[32];
+	struct sym_session *s, *small;
+	bool all = true;
+
+	if (!text || !longname)
+		skip_all("out of memory");
+	memset(longname, 'x', 300 << 10);
+	longname[300 << 10] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		/* one in 10 kept: the rest read-only data, with long names */
+		len += (size_t)sprintf(text + len, "ffffffff81%06zx %c %s_%zu_with_a_long_rodata_name_"
+				       "that_perf_does_not_keep_%s\n", i * 16,
+				       i % 10 ? 'r' : 'T', i % 10 ? "data" : "fn", i,
+				       i % 10 ? "padding_padding_padding" : "");
+		if (i == nr / 2)
+			len += (size_t)sprintf(text + len, "ffffffff81%06zx r %s\n", i * 16 + 8,
+					       longname);
+	}
+	len += (size_t)sprintf(text + len, "ffffffff81%06zx T last_fn", nr * 16);
+	small = session_held("ffffffff81000000 T fn_0\n", &held_small);
+	s = session_held(text, &held_big);
+	ok(s, "a session over a kallsyms text of %zu bytes", len);
+	if (s) {
+		for (size_t i = 0; i < nr; i += 10) {
+			const char *k = kname(s, 0xffffffff81000000 + i * 16 + 4);
+
+			snprintf(name, sizeof(name), "fn_%zu_with", i);
+			if (!k || strncmp(k, name, strlen(name))) {
+				all = false;
+				diag("at %zu: %s", i, k ? k : "(none)");
+				break;
+			}
+		}
+		ok(all, "every kept symbol named, across chunk boundaries and the long line");
+		is_str(kname(s, 0xffffffff81000000 + nr * 16), "last_fn",
+		       "the last line, without a newline");
+		if (held_small)
+			ok(held_big - held_small < len / 4,
+			   "the session holds %zu bytes more than over one line, for %zu bytes of "
+			   "text: not the text", held_big - held_small, len);
+		else
+			skip(1, "mallinfo2 counts nothing here (another malloc)");
+	}
+	sym_session_free(s);
+	sym_session_free(small);
+	free(longname);
+	free(text);
+}
+
 static void test_sources(void)
 {
 	struct sym_opts o = { .kallsyms = "/nonexistent/kallsyms", .no_vmlinux_search = true };
@@ -248,6 +319,7 @@ int main(void)
 	test_text_aliases();
 	test_kernel_map();
 	test_sources();
+	test_chunks();
 	unlink(path);
 	return done_testing();
 }
