@@ -47,6 +47,12 @@ struct tp {
 struct runtime {
 	int32_t		tid;		/* INT32_MIN: free slot */
 	uint64_t	last_time, ready;
+	/*
+	 * The pid of perf's thread object for @tid (thread_findnew), which is what timehist
+	 * prints, not the sample's: @known once perf would have made the object.
+	 */
+	int32_t		pid;
+	bool		known;
 };
 
 struct th {
@@ -127,6 +133,35 @@ static void rt_reset(struct th *h, int32_t tid)
 		h->rt[i] = (struct runtime){ .tid = tid };
 }
 
+/*
+ * perf's machine__findnew_thread(pid, tid): threads are found by tid, and one keeps the pid it
+ * was made with unless that was -1 (machine__update_thread_pid). So an exiting task's samples
+ * (tid -1 once its pid is gone, perf_event_pid_type) print the pid of the first tid -1 perf met,
+ * and a task first met by a wakeup (made with pid 0) prints as its comm alone. @create false:
+ * machine__find_thread (an EXIT record), which only updates.
+ */
+static struct runtime *thread_findnew(struct th *h, int32_t pid, int32_t tid, bool create)
+{
+	struct runtime *r;
+
+	if (!create) {
+		size_t i = h->alloc_rt ? rt_slot(h, tid) : 0;
+
+		r = h->alloc_rt && h->rt[i].tid == tid && h->rt[i].known ? &h->rt[i] : NULL;
+	} else {
+		r = rt_get(h, tid);
+	}
+	if (!r)
+		return NULL;
+	if (!r->known) {
+		r->known = true;
+		r->pid = pid;
+	} else if (r->pid == -1 && pid != -1) {
+		r->pid = pid;
+	}
+	return r;
+}
+
 static int cpu_state(struct th *h, int cpu)
 {
 	size_t n;
@@ -171,7 +206,8 @@ static int on_wakeup(struct th *h, const struct tp *tp, const struct pd_sample *
 		return 0;
 	if (field_value(tp->field, s, &pid))
 		return -EINVAL;
-	r = rt_get(h, (int32_t)pid);
+	/* timehist_sched_wakeup_event: machine__findnew_thread(machine, 0, pid) */
+	r = thread_findnew(h, 0, (int32_t)pid, true);
 	if (!r)
 		return -ENOMEM;
 	h->st->wakeups++;
@@ -197,11 +233,11 @@ static int on_switch(struct th *h, const struct tp *tp, const struct pd_sample *
 		r = &h->idle[s->cpu];
 		l.comm = "<idle>";
 	} else {
-		l.pid = s->pid;
 		l.tid = s->tid ? s->tid : s->pid;
-		r = rt_get(h, l.tid);
+		r = thread_findnew(h, s->pid, l.tid, true);
 		if (!r)
 			return -ENOMEM;
+		l.pid = r->pid;
 		l.comm = comm_table_name(&h->comms, l.tid);
 		if (!l.comm)
 			return -ENOMEM;
@@ -248,11 +284,17 @@ static int on_record(struct th *h, const struct pd_record *rec, char *err, size_
 					  .body_len = (uint32_t)rec->body_len };
 		struct pipe_map m;
 		const size_t name_at = 32;
+		unsigned int cpumode = rec->hdr.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
 		if (rec->body_len <= name_at || !memchr(body + name_at, '\0',
 							 rec->body_len - name_at))
 			return err_set(err, errlen, -EINVAL, "truncated MMAP record at offset %"
 				       PRIu64, rec->offset);
+		/* machine__process_mmap_event: a user mapping's thread is found or made */
+		memcpy(f, body, 8);
+		if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_KERNEL &&
+		    !thread_findnew(h, f[0], f[1], true))
+			return -ENOMEM;
 		if (!pipe_exec_map(&pr, body, &m))
 			return 0;
 		if (m.pid == -1 && !strncmp(m.filename, "[kernel.kallsyms]", 17))
@@ -265,6 +307,8 @@ static int on_record(struct th *h, const struct pd_record *rec, char *err, size_
 			return err_set(err, errlen, -EINVAL, "truncated COMM record at offset %"
 				       PRIu64, rec->offset);
 		memcpy(f, body, 8);
+		if (!thread_findnew(h, f[0], f[1], true))
+			return -ENOMEM;
 		return comm_table_set(&h->comms, f[1], body + 8) ? -ENOMEM : 0;
 	case PERF_RECORD_FORK:
 		if (rec->body_len < sizeof(f))
@@ -273,8 +317,18 @@ static int on_record(struct th *h, const struct pd_record *rec, char *err, size_
 		memcpy(f, body, sizeof(f));
 		if (f[0] != f[1] && sym_session_fork(h->sym, f[1], f[0]) == -ENOMEM)
 			return -ENOMEM;
+		/* the child's old thread is removed, a new one made with the child's pid */
 		rt_reset(h, f[2]);
+		if (!thread_findnew(h, f[0], f[2], true))
+			return -ENOMEM;
 		return comm_table_fork(&h->comms, f[3], f[2]) ? -ENOMEM : 0;
+	case PERF_RECORD_EXIT:	/* pid, ppid, tid, ptid: machine__find_thread */
+		if (rec->body_len < sizeof(f))
+			return err_set(err, errlen, -EINVAL, "truncated EXIT record at offset %"
+				       PRIu64, rec->offset);
+		memcpy(f, body, sizeof(f));
+		(void)thread_findnew(h, f[0], f[2], false);
+		return 0;
 	case PERF_RECORD_LOST:
 		h->st->lost++;
 		return 0;
@@ -446,7 +500,7 @@ void sched_line_format(const struct sched_line *l, char *buf, size_t len)
 {
 	char task[32], tstr[48];	/* timehist_get_commstr's buffer: 31 characters at most */
 
-	if (l->pid == 0 && l->tid == 0)
+	if (l->pid == 0)	/* timehist_get_commstr: the idle task, or a thread made with pid 0 */
 		snprintf(task, sizeof(task), "%s", l->comm);
 	else if (l->tid != l->pid)
 		snprintf(task, sizeof(task), "%s[%d/%d]", l->comm, l->tid, l->pid);

@@ -45,6 +45,20 @@ test_expect_success 'the pipe chain carries the ping-pong: 2000 waits or more, a
 	done
 '
 
+# A thread's last switch, once its tid is released, is recorded with tid -1 and its process's
+# pid (perf_event_pid_type). perf finds threads by tid, and a thread keeps the pid it was made
+# with: every later tid -1 line prints the first one's pid (thread_findnew). Two threaded
+# processes in a row: the second one's exiting thread is "[-1/FIRST PID]" in perf.
+test_expect_success 'exiting threads (tid -1) print the pid perf'"'"'s thread object has' '
+	T=$FIXTURES/dwarf-threads-nofp &&
+	perf sched record -g -o th.data -- sh -c "$T 0.2; $T 0.2" >/dev/null 2>&1 &&
+	perf sched timehist -i th.data 2>/dev/null | tr -s " " >th.perf &&
+	"$KPROF" sched -i th.data | tr -s " " >th.kprof &&
+	test "$(grep -c ":-1\[-1/" th.perf)" -ge 2 &&
+	test "$(grep -o ":-1\[-1/[0-9]*\]" th.perf | sort -u | wc -l)" = 1 &&
+	test_cmp th.perf th.kprof
+'
+
 # perf record --buildid-mmap maps the kernel by an MMAP2 record, which perf sched timehist 6.1
 # does not read (its tool has no mmap2 callback): it has no kernel map, and every kernel frame
 # is [unknown] (schedule and __schedule too, which it leaves out by name when it can name them).
