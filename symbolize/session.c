@@ -552,13 +552,17 @@ static void note_plt_shadow(struct sym_session *s, const struct sym_file *f, con
 			    uint64_t vaddr)
 {
 	struct sym_entry *by = symtab_plt_shadow(&f->elf.tab, vaddr);
-	const char *name = by ? sym_entry_name(by, &s->pool) : NULL;
 
-	if (!name || s->stats.plt_shadowed++)
+	if (!by || !stub)
 		return;
-	s->stats.first_plt_stub = stub;
-	s->stats.first_plt_shadow = name;
-	s->stats.first_plt_file = f->path;
+	if (!s->stats.plt_shadowed) {
+		s->stats.first_plt_shadow = sym_entry_name(by, &s->pool);
+		if (!s->stats.first_plt_shadow)
+			return;	/* out of memory: not counted, rather than said without names */
+		s->stats.first_plt_stub = stub;
+		s->stats.first_plt_file = f->path;
+	}
+	s->stats.plt_shadowed++;
 }
 
 static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off,

@@ -348,11 +348,6 @@ struct pipe_map {
 };
 
 /*
- * The mapping of an MMAP or MMAP2 record, false when it is not one for the symbolizer: only
- * executable mappings are (it takes anonymous ones for JIT code). MMAP2 says so in prot, MMAP
- * marks data mappings (perf record -d) in misc.
- */
-/*
  * The recording's first kernel samples in order (pipeline-kernel-order.c): the module
  * mappings seen, until a sample has a kernel address outside all of them.
  */
@@ -373,6 +368,11 @@ int kernel_order_map(struct kernel_order *o, const struct pipe_map *m);
 bool kernel_order_sample(struct kernel_order *o, const struct agg_key *k);
 void kernel_order_release(struct kernel_order *o);
 
+/*
+ * The mapping of an MMAP or MMAP2 record, false when it is not one for the symbolizer: only
+ * executable mappings are (it takes anonymous ones for JIT code). MMAP2 says so in prot, MMAP
+ * marks data mappings (perf record -d) in misc.
+ */
 bool pipe_exec_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);
 /* Any MMAP or MMAP2 record's mapping (data and anonymous ones too); false for other records. */
 bool pipe_any_map(const struct pipe_record *rec, const char *body, struct pipe_map *m);

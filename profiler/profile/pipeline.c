@@ -214,16 +214,18 @@ static int add_unwind_stream(struct loader *l, const struct agg_key *k, uint64_t
 static int add_stream(struct loader *l, const struct agg_key *k, uint64_t period, char *err,
 		      size_t errlen)
 {
+	bool in_order;
+
 	if (l->unwind_sample)
 		return add_unwind_stream(l, k, period, err, errlen);
 	if (agg_add(&l->agg, k, period))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->nr_samples[k->event]++;
 	l->p->nr_samples++;
-	/* the recording's first kernel samples go on in order (pipeline-kernel-order.c) */
-	if (agg_full(&l->agg) || kernel_order_sample(&l->korder, k))
-		return flush_samples(l, -1, -1, err, errlen);
-	return 0;
+	/* the recording's first kernel samples go on in order (pipeline-kernel-order.c); the
+	 * test here spares every later sample a call */
+	in_order = !l->korder.kernel_met && kernel_order_sample(&l->korder, k);
+	return in_order || agg_full(&l->agg) ? flush_samples(l, -1, -1, err, errlen) : 0;
 }
 
 /* A PERF_SAMPLE_READ sample: one stream per counter read (see pipeline-sample.c). */

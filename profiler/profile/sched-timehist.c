@@ -70,7 +70,7 @@ struct th {
 	size_t			nr_cpus;
 	char			*kallsyms;	/* owned default "<file>.kallsyms" */
 	struct pd_build_id	kernel_mmap_id;	/* the kernel MMAP2's build-id (sym_setup) */
-	struct sym_opts		kernel_build_id;	/* the options' kernel build-id (sym_setup) */
+	struct sym_opts		so;		/* the symbol options (sym_setup): its build-id */
 	bool			kernel_mmap_seen;	/* a kernel MMAP (not MMAP2) record */
 	char			chain[4096];
 	sched_line_fn		fn;
@@ -142,14 +142,15 @@ static void rt_reset(struct th *h, int32_t tid)
  */
 static struct runtime *thread_findnew(struct th *h, int32_t pid, int32_t tid, bool create)
 {
-	struct runtime *r;
+	struct runtime *r = NULL;
 
-	if (!create) {
-		size_t i = h->alloc_rt ? rt_slot(h, tid) : 0;
-
-		r = h->alloc_rt && h->rt[i].tid == tid && h->rt[i].known ? &h->rt[i] : NULL;
-	} else {
+	if (create) {
 		r = rt_get(h, tid);
+	} else if (h->alloc_rt) {
+		size_t i = rt_slot(h, tid);
+
+		if (h->rt[i].tid == tid && h->rt[i].known)
+			r = &h->rt[i];
 	}
 	if (!r)
 		return NULL;
@@ -433,7 +434,7 @@ static int sym_setup(struct th *h, const char *path, const struct sched_opts *o,
 	}
 	so.no_vmlinux_search = so.kallsyms != NULL;
 	kernel_build_id_opts(&so, in, path, &h->kernel_mmap_id);
-	h->kernel_build_id = so;
+	h->so = so;
 	h->sym = sym_session_new(&so);
 	if (!h->sym) {
 		int e = errno ? errno : ENOMEM;
@@ -479,7 +480,7 @@ int sched_timehist(const char *path, const struct sched_opts *o, sched_line_fn f
 	if (ret == -ENOMEM && !err[0])
 		err_set(err, errlen, ret, "out of memory");
 	if (h.sym)
-		kernel_build_id_missing(h.sym, &h.kernel_build_id, h.st->kernel_build_id_missing);
+		kernel_build_id_missing(h.sym, &h.so, h.st->kernel_build_id_missing);
 	/* perf names kernel frames only through a kernel map from an MMAP record */
 	h.st->kernel_mmap2_only = h.kernel_mmap_id.size && !h.kernel_mmap_seen &&
 				  !h.st->kernel_build_id_missing[0];

@@ -40,13 +40,17 @@ compare_counts() {
 	test -s "$1.perf-counts" && test_cmp "$1.perf-counts" "$1.kprof-counts"
 }
 
-# Folded stacks with a PLT stub's frame and _init's made one (summed again): perf 6.1 names a
-# stub that _init's fixed-up end covers by either, as its symbol tree's shape has it
-# (docs/symbolize.md); kprof names the stub and says so ("PLT stub address").
-stub_as_one() {
-	sed -E "s/;(_init|[^; ]*@plt)( |;)/;<stub>\2/g" "$1" |
-		awk '{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }' |
+# Folded stacks summed by their text, sorted (two stacks become one when a frame is renamed).
+sum_folded() {
+	awk '{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }' "$@" |
 		LC_ALL=C sort
+}
+
+# Folded stacks with a PLT stub's frame and _init's made one: perf 6.1 names a stub that
+# _init's fixed-up end covers by either, as its symbol tree's shape has it (docs/symbolize.md);
+# kprof names the stub and says so ("PLT stub address").
+stub_as_one() {
+	sed -E "s/;(_init|[^; ]*@plt)( |;)/;<stub>\2/g" "$1" | sum_folded
 }
 
 # kprof collapse of $1 against perf script | kprof collapse --perl-compat: equal, or equal but

@@ -114,10 +114,6 @@ test_expect_success MODDATA 'the .ko the recording names: used only with the rec
 	! grep -q "before any kernel frame" fother.err
 '
 
-# stacks summed by their folded text (two stacks may become one when a frame is renamed)
-sum_folded() { awk '{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }' "$@" |
-	LC_ALL=C sort; }
-
 # perf 6.1 loads the kernel's kallsyms at the first kernel address it resolves; a module frame
 # met before that stays unnamed, and the module's first symbol is dropped for good
 # (symbolize/kmod.c). kprof names them and says so in one line; that is all that differs.
