@@ -93,6 +93,18 @@ static const char *unknown_split(const char *dso)
 	return split;
 }
 
+/*
+ * The script's `next if $rawfunc =~ /^\(/; # skip process names`. Its own tidying keeps
+ * "(anonymous namespace)", so the rule was not meant for C++ functions in an anonymous
+ * namespace (V8's, LLVM's), whose frames it loses: kept unless FOLDED_PERL_COMPAT.
+ */
+static bool frame_left_out(const struct cg_frame *f, unsigned int flags)
+{
+	if (!(flags & FOLDED_TIDY) || !f->sym || f->sym[0] != '(')
+		return false;
+	return (flags & FOLDED_PERL_COMPAT) || strncmp(f->sym + 1, "anonymous namespace)", 20);
+}
+
 static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags,
 		     bool java)
 {
@@ -214,6 +226,8 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	if (t->comm)
 		err = put_root(b, t, flags);
 	for (j = r->nr; j-- > (size_t)r->detached && !err;) {	/* root first, the chain */
+		if (frame_left_out(cg_frame_at(cg, r->ids[j]), flags))
+			continue;
 		if (b->len)
 			err = sb_putn(b, ";", 1);
 		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);

@@ -233,10 +233,15 @@ enum folded_flags {
 	FOLDED_KERNEL	= 1 << 2,	/* "_[k]" on kernel frames */
 	FOLDED_ADDRS	= 1 << 3,	/* "[module <addr>]" for unresolved frames */
 	FOLDED_SAMPLES	= 1 << 4,	/* counts are sample counts, not periods */
-	FOLDED_TIDY	= 1 << 5,	/* the script's name tidying, for names not yet tidied
-					 * (perf.data input): cut at the first '(' (not in Go
-					 * methods or "(anonymous namespace)"), drop quotes, and
-					 * drop Java's leading 'L' for comms starting "java" */
+	FOLDED_TIDY	= 1 << 5,	/* the script's naming, for names not yet through it
+					 * (perf.data input): a name starting with '(' is left
+					 * out (its rule for process names) unless it starts
+					 * "(anonymous namespace)"; cut at the first '(' (not in
+					 * Go methods or "(anonymous namespace)"), drop quotes,
+					 * and drop Java's leading 'L' for comms starting "java" */
+	FOLDED_PERL_COMPAT = 1 << 6,	/* with FOLDED_TIDY: every name starting with '(' is
+					 * left out, "(anonymous namespace)::f" too, as the
+					 * script does */
 };
 
 /*

@@ -50,7 +50,8 @@ static void usage(FILE *fp)
 		"      --event-filter EV keep the samples of event EV (default: the first event)\n"
 		"      --count C         period (default: the sample periods, like the Perl\n"
 		"                        script) or samples (one per sample)\n"
-		"      --perl-compat     perf script text: exactly the Perl script, quirks included\n"
+		"      --perl-compat     exactly the Perl script, quirks included (perf.data:\n"
+		"                        \"(anonymous namespace)::f\" frames dropped as it does)\n"
 		"      --vmlinux PATH    perf.data: kernel image with symbols\n"
 		"      --kallsyms PATH   perf.data: kallsyms text (default: FILE.kallsyms, else\n"
 		"                        /proc/kallsyms)\n"
@@ -205,6 +206,8 @@ static unsigned int perf_data_flags(unsigned int script_flags)
 		f |= FOLDED_KERNEL;
 	if (script_flags & SCRIPT_ADDRS)
 		f |= FOLDED_ADDRS;
+	if (script_flags & SCRIPT_PERL_COMPAT)
+		f |= FOLDED_PERL_COMPAT;
 	return f;
 }
 

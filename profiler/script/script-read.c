@@ -9,7 +9,8 @@
  * frame regex adds frames while a sample is open; anything else is "Unrecognized". This file
  * keeps that order and those regexes (as byte scans). The deliberate differences, all off with
  * SCRIPT_PERL_COMPAT, are: CRLF line ends, one-character comm names, samples printed on the
- * header line, and the last sample flushed at end of input.
+ * header line, the last sample flushed at end of input, and frames of C++'s anonymous
+ * namespaces kept (script-read-frame.c).
  *
  * The hot path is a frame line of a sample already seen: memchr to the line end, skip blanks,
  * hash, find the line in the cache, append its ids. Nothing is allocated per line.

@@ -7,8 +7,8 @@
  * The parser reproduces stackcollapse-perf.pl (FlameGraph 41fee1f) line for line: the same
  * header and frame regexes, the same name tidying and annotations, the same event filter and
  * count. docs/collapse.md lists the rules and the deliberate differences (last sample flushed
- * at end of input, samples printed on the header line, one-character comm names, CRLF input),
- * which SCRIPT_PERL_COMPAT turns off.
+ * at end of input, samples printed on the header line, one-character comm names, CRLF input,
+ * "(anonymous namespace)::f" frames kept), which SCRIPT_PERL_COMPAT turns off.
  *
  * Frames handed to the call graph carry the final stackcollapse name in cg_frame.sym (dso "",
  * addr 0, flags 0); the task's comm is the final root frame text ("java-?/25607" with --tid),

@@ -53,21 +53,33 @@ stub_as_one() {
 	sed -E "s/;(_init|[^; ]*@plt)( |;)/;<stub>\2/g" "$1" | sum_folded
 }
 
-# kprof collapse of $1 against perf script | kprof collapse --perl-compat: equal, or equal but
-# for the PLT stubs kprof said perf may name otherwise; on a difference both programs' stderr
-# are shown too (what either said it did not understand).
-compare_folded() {
-	perf script -i "$1" 2>"$1.folded-perf.err" |
-		"$KPROF" collapse --perl-compat - >"$1.folded-perf"
-	"$KPROF" collapse -i "$1" >"$1.folded-kprof" 2>"$1.folded-kprof.err"
-	test -s "$1.folded-perf" || return 1
-	cmp -s "$1.folded-perf" "$1.folded-kprof" && return 0
-	if grep -q "PLT stub address" "$1.folded-kprof.err"; then
-		stub_as_one "$1.folded-perf" >"$1.stub-perf"
-		stub_as_one "$1.folded-kprof" >"$1.stub-kprof"
-		cmp -s "$1.stub-perf" "$1.stub-kprof" && return 0
+# Folded files $1 (from perf script) and $2 (kprof's, its stderr in $3) equal, or equal but
+# for the PLT stubs kprof said perf may name otherwise.
+same_folded() {
+	cmp -s "$1" "$2" && return 0
+	if grep -q "PLT stub address" "$3"; then
+		stub_as_one "$1" >"$1.stub"
+		stub_as_one "$2" >"$2.stub"
+		cmp -s "$1.stub" "$2.stub" && return 0
 	fi
-	test_cmp "$1.folded-perf" "$1.folded-kprof"
+	test_cmp "$1" "$2"
+	return 1
+}
+
+# kprof collapse of $1 against kprof collapse of its perf script text, with --perl-compat
+# (stackcollapse-perf.pl exactly) and without (kprof's deliberate differences, the same on both
+# paths); on a difference both programs' stderr are shown too (what either said it did not
+# understand).
+compare_folded() {
+	perf script -i "$1" >"$1.script" 2>"$1.folded-perf.err"
+	"$KPROF" collapse --perl-compat "$1.script" >"$1.folded-perf"
+	"$KPROF" collapse --perl-compat -i "$1" >"$1.folded-kprof" 2>"$1.folded-kprof.err"
+	"$KPROF" collapse "$1.script" >"$1.folded-perf-own"
+	"$KPROF" collapse -i "$1" >"$1.folded-kprof-own" 2>/dev/null
+	test -s "$1.folded-perf" || return 1
+	same_folded "$1.folded-perf" "$1.folded-kprof" "$1.folded-kprof.err" &&
+		same_folded "$1.folded-perf-own" "$1.folded-kprof-own" "$1.folded-kprof.err" &&
+		return 0
 	echo "perf script said:"; head -5 "$1.folded-perf.err"
 	echo "kprof collapse said:"; head -5 "$1.folded-kprof.err"
 	return 1

@@ -78,16 +78,22 @@ test_expect_success() {
 		echo "ok $test_count # skip $desc (missing $missing_prereq)"
 		return 0
 	fi
-	if (set -e; eval "$body") >"$TRASH/.out.$test_count" 2>&1; then
+	# The body is traced to a file of its own (stderr stays the body's): on failure the last
+	# commands it ran say which check of an && chain failed.
+	if (set -e; exec 19>"$TRASH/.trace.$test_count"; BASH_XTRACEFD=19; set -x; eval "$body") \
+			>"$TRASH/.out.$test_count" 2>&1; then
 		echo "ok $test_count - $desc"
 	else
 		echo "not ok $test_count - $desc"
 		sed 's/^/#   /' "$TRASH/.out.$test_count" | tail -40 >&2
+		tail -12 "$TRASH/.trace.$test_count" | cut -c1-300 | sed "s/^/#   /" >&2
 		# `make test` prints this file again after prove's summary: CI shows the tail of a
 		# run, where the diagnostics printed in the middle are gone.
 		if [ -n "${KPROF_FAILURES:-}" ]; then
 			{ echo "== $test_name #$test_count: $desc"
-			  tail -60 "$TRASH/.out.$test_count"; } >>"$KPROF_FAILURES"
+			  tail -60 "$TRASH/.out.$test_count"
+			  echo "-- its last commands:"
+			  tail -12 "$TRASH/.trace.$test_count" | cut -c1-300; } >>"$KPROF_FAILURES"
 		fi
 		test_failed=$((test_failed + 1))
 	fi

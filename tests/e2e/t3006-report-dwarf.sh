@@ -48,7 +48,7 @@ test_expect_success PERF,PERF_EVENTS 'the call tree above the leaves is unwound'
 # lib-perf-compare.sh); only that may differ, and only when kprof said so.
 test_expect_success PERF,PERF_EVENTS 'folded stacks equal perf script | collapse' '
 	perf script -i dw.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >perf.folded &&
-	"$KPROF" collapse -i dw.data 2>err | sort >kprof.folded &&
+	"$KPROF" collapse --perl-compat -i dw.data 2>err | sort >kprof.folded &&
 	test -s perf.folded &&
 	grep ";main;" perf.folded >perf.main && grep ";main;" kprof.folded >kprof.main &&
 	{ test_cmp perf.main kprof.main || {

@@ -21,7 +21,7 @@ test_expect_success PERF,PERF_EVENTS 'collapse --addrs equals perf script | coll
 	mkdir -p empty &&
 	perf --buildid-dir "$PWD/empty" script -i strip.data 2>/dev/null |
 		"$KPROF" collapse --perl-compat --addrs - | sort >perf.folded &&
-	PERF_BUILDID_DIR=$PWD/empty "$KPROF" collapse --addrs -i strip.data | sort >kprof.folded &&
+	PERF_BUILDID_DIR=$PWD/empty "$KPROF" collapse --perl-compat --addrs -i strip.data | sort >kprof.folded &&
 	grep -q "\[prog <[0-9a-f]*>\]" kprof.folded &&
 	test_cmp perf.folded kprof.folded
 '
@@ -42,7 +42,7 @@ test_expect_success PERF,PERF_EVENTS 'JIT code: named from /tmp/perf-PID.map, "[
 	rc=0 && test_cmp perf.row kprof.row || rc=1
 	grep -q "\[JIT\] tid $pid " kprof.row || rc=1
 	perf script -i jit.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >pj.folded &&
-	"$KPROF" collapse -i jit.data | sort >kj.folded &&
+	"$KPROF" collapse --perl-compat -i jit.data | sort >kj.folded &&
 	grep -q ";jitted_loop " kj.folded && test_cmp pj.folded kj.folded || rc=1
 	rm -f "$map"
 	exit $rc

@@ -60,7 +60,7 @@ test_expect_success PERF,PERF_EVENTS 'no read-only maps recorded: perf stops, kp
 	! grep -q "^$THREAD_KEY" nodata.data.kprof &&
 	! grep -q "unwound" nodata.err &&
 	perf script -i nodata.data 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >nd.pf &&
-	"$KPROF" collapse -i nodata.data 2>/dev/null | sort >nd.kf &&
+	"$KPROF" collapse --perl-compat -i nodata.data 2>/dev/null | sort >nd.kf &&
 	diff nd.pf nd.kf
 '
 

@@ -15,7 +15,7 @@ FX=$FIXTURES/dwarf-threads-nofp
 # perf script's folded stacks (through stackcollapse's rules) and kprof's, sorted.
 folded_both() {
 	perf script -i "$1" 2>/dev/null | "$KPROF" collapse --perl-compat - | sort >"$1.pf" &&
-	"$KPROF" collapse -i "$1" 2>"$1.err" | sort >"$1.kf" &&
+	"$KPROF" collapse --perl-compat -i "$1" 2>"$1.err" | sort >"$1.kf" &&
 	test -s "$1.pf"
 }
 

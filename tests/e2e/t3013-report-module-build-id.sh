@@ -36,7 +36,7 @@ both() {
 	perl "$E2E/lkp-keys-compare.pl" "$3.perf" "$3.kprof" 0.01 &&
 	perf --buildid-dir "$1" script -i "$2" 2>/dev/null |
 		"$KPROF" collapse --perl-compat - >"$3.folded-perf" &&
-	PERF_BUILDID_DIR=$1 "$KPROF" collapse -i "$2" >"$3.folded-kprof" 2>>"$3.err" &&
+	PERF_BUILDID_DIR=$1 "$KPROF" collapse --perl-compat -i "$2" >"$3.folded-kprof" 2>>"$3.err" &&
 	test_cmp "$3.folded-perf" "$3.folded-kprof"
 }
 
@@ -120,7 +120,7 @@ test_expect_success MODDATA 'the .ko the recording names: used only with the rec
 test_expect_success MODDATA 'a module frame before any kernel frame: what perf leaves unnamed is said' '
 	perf --buildid-dir "$PWD/fcache" script -i fearly.data 2>/dev/null |
 		"$KPROF" collapse --perl-compat - >early.folded-perf &&
-	PERF_BUILDID_DIR=$PWD/fcache "$KPROF" collapse -i fearly.data >early.folded-kprof \
+	PERF_BUILDID_DIR=$PWD/fcache "$KPROF" collapse --perl-compat -i fearly.data >early.folded-kprof \
 		2>early.err &&
 	cat early.err && test "$(lines_said early.err)" = 1 &&
 	grep -q "1 kernel module named from kallsyms had a frame before any kernel frame (e.g. \[kmodx\]).* kmodx_one (the module.s first symbol) unnamed for good" early.err &&

@@ -3,6 +3,7 @@
 # the same file: two independent paths (kprof's reader and symbolizer, perf's own script
 # output parsed with stackcollapse-perf.pl's rules) must give the same folded stacks.
 . "$(dirname "$0")/lib.sh"
+. "$KPROF_SRC/tests/e2e/lib-perf-compare.sh"
 
 prereq_RECORDED() { [ -s "$TRASH/perf.data" ] && [ -s "$TRASH/script.txt" ]; }
 
@@ -34,6 +35,33 @@ for opt in --pid --tid "--tid --addrs --kernel" "--all --addrs"; do
 		test_cmp from-script from-data
 	'
 done
+
+# C++ functions in an anonymous namespace: perf names them "(anonymous namespace)::f", the
+# Perl script drops them as process names (--perl-compat), kprof keeps them; either way both
+# paths agree.
+test_expect_success PERF,PERF_EVENTS 'anonymous namespace frames: kept, and dropped with --perl-compat' '
+	perf record -q -g -e cpu-clock -o anon.data -- "$FIXTURES/anonns" 0.3 >/dev/null 2>&1 &&
+	perf script -i anon.data >anon.txt 2>/dev/null &&
+	grep -q "(anonymous namespace)::spin+0x" anon.txt &&
+	"$KPROF" collapse -i anon.data >own-data &&
+	"$KPROF" collapse anon.txt >own-script &&
+	test_cmp own-script own-data &&
+	grep -q "^anonns;.*;main;(anonymous namespace)::outer;(anonymous namespace)::spin " own-data &&
+	"$KPROF" collapse --perl-compat -i anon.data >compat-data &&
+	"$KPROF" collapse --perl-compat anon.txt >compat-script &&
+	test_cmp compat-script compat-data &&
+	! grep -q "anonymous namespace" compat-data &&
+	# the spin samples are main'"'"'s there: its callees were dropped, and nothing else moved
+	own=$(grep -c "^anonns;.*;main;(anonymous namespace)::outer;(anonymous namespace)::spin " own-data) &&
+	grep -q "^anonns;.*;main " compat-data &&
+	sed -E "s/;\(anonymous namespace\)::[a-z]+//g" own-data | sum_folded >own-dropped &&
+	sum_folded compat-data >compat-summed &&
+	test_cmp own-dropped compat-summed &&
+	echo "$own stacks through the namespace" &&
+	if command -v stackcollapse-perf.pl >/dev/null 2>&1; then
+		stackcollapse-perf.pl anon.txt >pl && test_cmp pl compat-script
+	fi
+'
 
 test_expect_success RECORDED 'counts sum to the total period and the sample count' '
 	period=$(awk "/ cpu-clock:/ { s += \$(NF - 1) } END { print s }" script.txt) &&

@@ -177,6 +177,34 @@ static void test_tidy(void)
 	callgraph_free(cg);
 }
 
+/* The script's "skip process names": names starting with '(' left out, its separator too. */
+static void test_left_out(void)
+{
+	struct callgraph *cg = callgraph_new();
+	char *text;
+	int err;
+
+	cg_test_add(cg, "app", "(anonymous namespace)::spin;(anonymous namespace)::outer;main", 1, 1);
+	cg_test_add(cg, "app", "leaf;(x)y;main", 2, 1);
+	cg_test_add(cg, "one", "(anonymous namespace)::f", 4, 1);
+	text = folded(cg, FOLDED_TIDY, &err);
+	is_str(text,
+	       "app;main;(anonymous namespace)::outer;(anonymous namespace)::spin 1\n"
+	       "app;main;leaf 2\n"
+	       "one;(anonymous namespace)::f 4\n",
+	       "FOLDED_TIDY: a name starting with '(' left out, \"(anonymous namespace)\" kept");
+	free(text);
+	text = folded(cg, FOLDED_TIDY | FOLDED_PERL_COMPAT, &err);
+	is_str(text, "app;main 1\napp;main;leaf 2\none 4\n",
+	       "FOLDED_PERL_COMPAT: every such name left out, as the script does");
+	free(text);
+	text = folded(cg, FOLDED_PERL_COMPAT, &err);
+	ok(text && strstr(text, "app;main;(x)y;leaf 2\n") != NULL,
+	   "without FOLDED_TIDY (names already the script's) nothing is left out");
+	free(text);
+	callgraph_free(cg);
+}
+
 static void test_roots(void)
 {
 	struct callgraph *cg = callgraph_new();
@@ -229,6 +257,7 @@ int main(void)
 	test_kernel_and_names();
 	test_hostile_names();
 	test_tidy();
+	test_left_out();
 	test_roots();
 	test_many();
 	return done_testing();

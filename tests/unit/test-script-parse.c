@@ -147,10 +147,15 @@ static void test_names(void)
 		"\n";
 
 	is_str(fold(in, SCRIPT_ADDRS),
+	       "prog;[libfoo.so <8>]; ;a;b_[i];c_[i];say hi x:y;(anonymous namespace)::g;"
+	       "ns::(anonymous namespace)::f;net/http.(*Client).Do;Foo::bar 1\n",
+	       "arguments, quotes, ';', Go methods, anonymous namespaces, '->' inlining, "
+	       "names starting with '(' skipped but C++'s anonymous namespace, blank names, "
+	       "[module]");
+	is_str(fold(in, SCRIPT_ADDRS | SCRIPT_PERL_COMPAT),
 	       "prog;[libfoo.so <8>]; ;a;b_[i];c_[i];say hi x:y;ns::(anonymous namespace)::f;"
 	       "net/http.(*Client).Do;Foo::bar 1\n",
-	       "arguments, quotes, ';', Go methods, anonymous namespaces, '->' inlining, "
-	       "names starting with '(' skipped, blank names, [module]");
+	       "--perl-compat: \"(anonymous namespace)::g\" skipped too, as the script does");
 }
 
 static void test_backtracking(void)

@@ -147,8 +147,9 @@ static void name_frame(char *line, char *out)
 	fp = (struct frame_parts){ .pc = f[0], .pc_len = strlen(f[0]), .func = f[1],
 				   .func_len = strlen(f[1]), .mod = f[2], .mod_len = strlen(f[2]) };
 	out[0] = '\0';
-	frame_names(&fp, SCRIPT_KERNEL | SCRIPT_JIT | SCRIPT_ADDRS, f[3][0] == '1', &scratch,
-		    join_name, &j);
+	/* the Perl script's names exactly: kprof's one deliberate difference here is off */
+	frame_names(&fp, SCRIPT_KERNEL | SCRIPT_JIT | SCRIPT_ADDRS | SCRIPT_PERL_COMPAT,
+		    f[3][0] == '1', &scratch, join_name, &j);
 	sbuf_release(&scratch);
 }
 
