@@ -93,16 +93,20 @@ static const char *unknown_split(const char *dso)
 	return split;
 }
 
-/*
- * The script's `next if $rawfunc =~ /^\(/; # skip process names`. Its own tidying keeps
- * "(anonymous namespace)", so the rule was not meant for C++ functions in an anonymous
- * namespace (V8's, LLVM's), whose frames it loses: kept unless FOLDED_PERL_COMPAT.
- */
+bool folded_name_left_out(const char *name, size_t len, bool perl_compat)
+{
+	static const char anon[] = "(anonymous namespace)";
+
+	if (!len || name[0] != '(')
+		return false;
+	return perl_compat || len < sizeof(anon) - 1 || memcmp(name, anon, sizeof(anon) - 1);
+}
+
+/* Frames of perf's names left out by the script's rule (FOLDED_TIDY: names not yet its own). */
 static bool frame_left_out(const struct cg_frame *f, unsigned int flags)
 {
-	if (!(flags & FOLDED_TIDY) || !f->sym || f->sym[0] != '(')
-		return false;
-	return (flags & FOLDED_PERL_COMPAT) || strncmp(f->sym + 1, "anonymous namespace)", 20);
+	return (flags & FOLDED_TIDY) && f->sym &&
+	       folded_name_left_out(f->sym, strlen(f->sym), flags & FOLDED_PERL_COMPAT);
 }
 
 static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int flags,
@@ -151,8 +155,10 @@ static int put_frame(struct strbuf *b, const struct cg_frame *f, unsigned int fl
 struct frame_texts {
 	struct strbuf	text;		/* the rendered frames, back to back */
 	size_t		*at;		/* by frame id: offset in text + 1; 0: not rendered yet */
-	size_t		*len;
+	size_t		*len;		/* LEFT_OUT: the frame is not printed (frame_left_out) */
 };
+
+#define LEFT_OUT	SIZE_MAX
 
 static void frame_texts_release(struct frame_texts *ft)
 {
@@ -161,7 +167,10 @@ static void frame_texts_release(struct frame_texts *ft)
 	free(ft->len);
 }
 
-/* Append the text of frame @id to @b, rendering it into @ft on first use. */
+/*
+ * Append the text of frame @id to @b, rendering it into @ft on first use. 0, 1 when the frame is
+ * left out, or -errno.
+ */
 static int put_frame_id(struct strbuf *b, const struct callgraph *cg, uint32_t id,
 			unsigned int flags, bool java, struct frame_texts *ft)
 {
@@ -175,12 +184,17 @@ static int put_frame_id(struct strbuf *b, const struct callgraph *cg, uint32_t i
 			return -ENOMEM;
 	}
 	if (!ft->at[id]) {
-		err = put_frame(&ft->text, cg_frame_at(cg, id), flags, java);
+		const struct cg_frame *f = cg_frame_at(cg, id);
+		bool out = frame_left_out(f, flags);
+
+		err = out ? 0 : put_frame(&ft->text, f, flags, java);
 		if (err)
 			return err;
 		ft->at[id] = start + 1;
-		ft->len[id] = ft->text.len - start;
+		ft->len[id] = out ? LEFT_OUT : ft->text.len - start;
 	}
+	if (ft->len[id] == LEFT_OUT)
+		return 1;
 	return ft->len[id] ? sb_putn(b, ft->text.s + ft->at[id] - 1, ft->len[id]) : 0;
 }
 
@@ -226,11 +240,15 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	if (t->comm)
 		err = put_root(b, t, flags);
 	for (j = r->nr; j-- > (size_t)r->detached && !err;) {	/* root first, the chain */
-		if (frame_left_out(cg_frame_at(cg, r->ids[j]), flags))
-			continue;
+		size_t before = b->len;
+
 		if (b->len)
 			err = sb_putn(b, ";", 1);
 		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);
+		if (err == 1) {		/* left out, and its separator with it */
+			b->len = before;
+			err = 0;
+		}
 	}
 	return err;
 }

@@ -245,6 +245,14 @@ enum folded_flags {
 };
 
 /*
+ * stackcollapse-perf.pl's `next if $rawfunc =~ /^\(/; # skip process names`: whether the
+ * frame named @name (@len bytes, its "+0x..." offset already cut) is left out. Its own tidying
+ * keeps "(anonymous namespace)", so the rule was not meant for C++ functions in an anonymous
+ * namespace (V8's, LLVM's): kprof keeps those unless @perl_compat (docs/collapse.md, step 2).
+ */
+bool folded_name_left_out(const char *name, size_t len, bool perl_compat);
+
+/*
  * stackcollapse-perf.pl's format: root first, the comm (spaces as '_') as root frame, ';'
  * between frames, one space, the count; lines sorted bytewise; unresolved frames as
  * "[<module basename>]" or "[unknown]".

@@ -195,10 +195,8 @@ int frame_names(const struct frame_parts *fp, unsigned int flags, bool java,
 	bool first = true;
 	int ret;
 
-	/* "skip process names": C++'s "(anonymous namespace)::f" too, unless deliberately kept */
-	if (n && f[0] == '(' &&
-	    ((flags & SCRIPT_PERL_COMPAT) || n < 21 || memcmp(f + 1, "anonymous namespace)", 20)))
-		return 0;
+	if (folded_name_left_out(f, n, flags & SCRIPT_PERL_COMPAT))
+		return 0;	/* "skip process names" */
 	/* split /\->/ drops trailing empty fields */
 	end = f + n;
 	while (end - f >= 2 && end[-2] == '-' && end[-1] == '>')
