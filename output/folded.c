@@ -246,7 +246,7 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 			err = sb_putn(b, ";", 1);
 		err = err ?: put_frame_id(b, cg, r->ids[j], flags, java, &texts[java]);
 		if (err == 1) {		/* left out, and its separator with it */
-			b->len = before;
+			sb_truncate(b, before);
 			err = 0;
 		}
 	}

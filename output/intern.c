@@ -260,17 +260,24 @@ int sb_put_clean(struct strbuf *b, const char *s, size_t n, bool semicolon)
 
 /* ---- string -> sum maps ------------------------------------------------------------------ */
 
+struct sum_key {
+	const char	*s;
+	size_t		len;
+};
+
+/* By @len, not by a NUL: a builder's buffer may hold more than the key (folded.c cuts back). */
 static bool sum_key_eq(uint32_t id, const void *key, const void *ctx)
 {
 	const struct str_sums *s = ctx;
+	const struct sum_key *k = key;
 
-	return strcmp(s->v[id].key, key) == 0;
+	return !strncmp(s->v[id].key, k->s, k->len) && !s->v[id].key[k->len];
 }
 
 int str_sums_add(struct str_sums *s, const char *key, size_t len, uint64_t value)
 {
 	uint64_t h = hash_bytes(key, len);
-	uint32_t id = idtab_find(&s->tab, h, sum_key_eq, key, s);
+	uint32_t id = idtab_find(&s->tab, h, sum_key_eq, &(struct sum_key){ key, len }, s);
 	char *copy;
 
 	if (id != IDTAB_NONE) {

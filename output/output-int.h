@@ -16,6 +16,7 @@
 #ifndef KPROF_OUTPUT_INT_H
 #define KPROF_OUTPUT_INT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -172,6 +173,15 @@ static inline int sb_putn(struct strbuf *b, const char *s, size_t n)
 	b->len += n;
 	b->s[b->len] = '\0';
 	return 0;
+}
+
+/* Cut back to @len bytes (at most b->len), keeping the string NUL-terminated. */
+static inline void sb_truncate(struct strbuf *b, size_t len)
+{
+	if (b->s && len < b->len) {
+		b->len = len;
+		b->s[len] = '\0';
+	}
 }
 
 int sb_puts(struct strbuf *b, const char *s);
