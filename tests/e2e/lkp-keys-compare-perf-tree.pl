@@ -4,14 +4,14 @@
 # around inlined frames can make differ (cmd-report-tree.c); each key must be within what the
 # warnings say, every other key within 0.01 (as lkp-keys-compare.pl):
 #   - "turns such an inlined entry into one of the function's own": children.F of the -v list's
-#     "F:+P" words: perf within [kprof - 0.01, kprof + P + 0.01], kprof taken as up to the 0.05
-#     threshold when it prints no such key;
+#     "F:+P" words: perf within [kprof - 0.01, kprof + P + 0.01];
 #   - "not one order of the entries of FILES": calltrace.* keys whose first frame is a function
 #     of one of FILES (by perf's entry lines): perf at most kprof + 0.01 (down to missing);
 #     children/self of those functions within 0.005 per entry line perf prints of them + 0.005;
 #   - "inlined functions named as functions framed too: NAMES": calltrace.* keys of which a
 #     chain perf prints (NAME and "NAME (inlined)" read alike) passes through one of NAMES:
 #     any value.
+# A key kprof does not print counts as any share below LKP's 0.05 threshold, not as 0.
 # PERF_REPORT is the raw `perf report --children --header -U -g folded,0.5,callee
 # --sort=dso,symbol` output. Prints each difference and why it is allowed; exits 1 on any other.
 use strict;
@@ -89,15 +89,16 @@ for my $k (sort keys %{{ %$want, %$got }}) {
 	next if (!defined $want->{$k} || !defined $got->{$k}) && $w + $g < $threshold + 0.01 + $eps;
 	next if abs($w - $g) <= $tol + $eps;
 	if ($k =~ /^perf-profile\.children\.[^.]+\.(.*)$/ && defined $bound{$1}) {
-		# a key kprof does not print is below the threshold, not 0: perf's may be that
-		# and the turned entries' share (two entries of 0.04 where kprof counts one)
+		# A key kprof does not print is below the threshold, not 0 (here and below): perf's
+		# may be that and the turned entries' share (two entries of 0.04 where kprof counts one)
 		my $g_hi = defined $got->{$k} ? $g : $threshold;
 		$why = "children of a turned inlined entry (+$bound{$1})"
 			if $w >= $g - 0.01 - $eps && $w <= $g_hi + $bound{$1} + 0.01 + $eps;
 	}
 	if (!$why && $k =~ /^perf-profile\.(children|self)\.[^.]+\.(.*)$/ && in_files($2)) {
 		my $t = 0.005 * ($pieces{$2} // 1) + 0.005;
-		$why = "$1 of a split entry ($pieces{$2} pieces)" if abs($w - $g) <= $t + $eps;
+		my $off = defined $got->{$k} ? abs($w - $g) : $w - $threshold;
+		$why = "$1 of a split entry ($pieces{$2} pieces)" if $off <= $t + $eps;
 	}
 	if (!$why && $k =~ /^perf-profile\.calltrace\./) {
 		if ($through{$k}) {
