@@ -31,6 +31,49 @@ static void is_shown(const struct sym_entry *e, const char *want, const char *wh
  * symbols) both come out by start, equal starts in the order they were in. @plt names are
  * perf's "%s@plt" of the demangled name, in 1024 bytes, made when shown.
  */
+/* Sorted by start, and equal starts in input order (the order field symtab_add sets). */
+static bool sorted_stably(const struct symtab *t)
+{
+	for (size_t i = 1; i < t->nr; i++) {
+		const struct sym_entry *a = &t->v[i - 1], *b = &t->v[i];
+
+		if (a->start > b->start || (a->start == b->start && a->order > b->order))
+			return false;
+	}
+	return true;
+}
+
+/* Both sorts (radix for a table in hash order, a merge for an appended run): every entry comes
+ * out once, stably, for many equal starts. */
+static void test_sort_in_place(void)
+{
+	struct symtab t = { 0 };
+	uint64_t seed = 42, sum = 0, want = 0;
+
+	for (uint32_t i = 0; i < 20000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		symtab_add(&t, (seed >> 33) % 700, 1, STB_GLOBAL, "f", NULL);
+		want += (uint64_t)t.v[t.nr - 1].order * 3 + t.v[t.nr - 1].start;
+	}
+	symtab_sort(&t);
+	for (size_t i = 0; i < t.nr; i++)
+		sum += (uint64_t)t.v[i].order * 3 + t.v[i].start;
+	ok(sorted_stably(&t) && sum == want && t.nr == 20000,
+	   "20000 entries, 700 starts: sorted, equal starts in input order, none lost");
+	symtab_release(&t);
+
+	/* a sorted run, then a sorted run appended with starts equal to the first's */
+	for (uint64_t i = 0; i < 3000; i++)
+		symtab_add(&t, i / 3 * 16, 1, STB_GLOBAL, "f", NULL);
+	for (uint64_t i = 0; i < 40; i++)
+		symtab_add(&t, i * 64 + (i & 1) * 8, 1, STB_GLOBAL, "f@plt", NULL);
+	symtab_sort(&t);
+	ok(sorted_stably(&t) && t.nr == 3040 && !strcmp(t.v[3].name, "f@plt") &&
+	   !strcmp(t.v[t.nr - 1].name, "f"),
+	   "two runs merged: an appended entry after the equal starts before it");
+	symtab_release(&t);
+}
+
 static void test_sort_and_plt(void)
 {
 	struct symtab t = { 0 };
@@ -207,6 +250,7 @@ int main(void)
 	struct symtab t = { 0 };
 
 	test_bfd_name();
+	test_sort_in_place();
 	test_sort_and_plt();
 	test_plt_shadow();
 	test_reserve();
