@@ -45,7 +45,7 @@ static bool sorted_stably(const struct symtab *t)
 
 /* Both sorts (radix for a table in hash order, a merge for an appended run): every entry comes
  * out once, stably, for many equal starts. */
-static void test_sort_in_place(void)
+static void test_sort_stable(void)
 {
 	struct symtab t = { 0 };
 	uint64_t seed = 42, sum = 0, want = 0;
@@ -250,7 +250,7 @@ int main(void)
 	struct symtab t = { 0 };
 
 	test_bfd_name();
-	test_sort_in_place();
+	test_sort_stable();
 	test_sort_and_plt();
 	test_plt_shadow();
 	test_reserve();
