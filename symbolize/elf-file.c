@@ -337,18 +337,29 @@ static bool build_id_matches(Dwfl_Module *mod, const uint8_t *want, size_t want_
 	return n > 0 && build_id_equal(got, (size_t)n, want, want_len);
 }
 
-/* @path reported at address 0 in a Dwfl of its own (l->dwfl, l->mod). */
+/*
+ * @path reported at address 0 in a Dwfl of its own (l->dwfl, l->mod). Opened here, a regular
+ * file only (open_regular: a recording can name a FIFO), and handed to libdwfl, which closes
+ * it with the Dwfl -- or not at all when it fails.
+ */
 static int report_file(struct sym_load *l, const char *path)
 {
+	int fd;
+
 	l->mod = NULL;
 	l->dwfl = dwfl_begin(&callbacks);
 	if (!l->dwfl)
 		return -ENOMEM;
+	fd = open_regular(path);
+	if (fd < 0)
+		return fd;
 	dwfl_report_begin(l->dwfl);
-	l->mod = dwfl_report_elf(l->dwfl, path, path, -1, 0, false);
+	l->mod = dwfl_report_elf(l->dwfl, path, path, fd, 0, false);
 	dwfl_report_end(l->dwfl, NULL, NULL);
-	if (!l->mod)
-		return access(path, R_OK) ? -errno : -ENOEXEC;
+	if (!l->mod) {
+		close(fd);
+		return -ENOEXEC;
+	}
 	return 0;
 }
 
@@ -505,7 +516,7 @@ static int read_kmod_symbols(struct elf_syms *e, Elf *elf, size_t text, const GE
 static int load_kmod_locked(struct elf_syms *e, const char *path, const uint8_t *id,
 			    size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOEXEC;
+	int fd = open_regular(path), err = -ENOEXEC;
 	uint8_t got[20];
 	size_t got_len;
 	GElf_Shdr tsh;
@@ -514,7 +525,7 @@ static int load_kmod_locked(struct elf_syms *e, const char *path, const uint8_t 
 
 	memset(e, 0, sizeof(*e));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
@@ -537,7 +548,7 @@ out:
 
 bool elf_file_has_symtab(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	Elf_Scn *scn = NULL;
 	bool found = false;
 	GElf_Shdr shdr;

@@ -15,7 +15,7 @@ int perfmap_load(struct symtab *t, char **buf, const char *path)
 {
 	size_t len;
 	char *p, *end;
-	int err = read_whole_file(path, 0, buf, &len);
+	int err = read_whole_regular_file(path, 0, buf, &len);
 
 	if (err)
 		return err;

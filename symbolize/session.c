@@ -386,7 +386,8 @@ static int load_checked(struct sym_file *f)
 		return 0;
 	}
 	err = elf_syms_load_checked(&f->elf, f->path, f->build_id, f->build_id_len);
-	if (err != -ESTALE && err != -ENOENT)
+	/* another file, none, or one that is not a regular file (-EINVAL) now */
+	if (err != -ESTALE && err != -ENOENT && err != -EINVAL)
 		return err;
 	if (!have_cached)
 		return err;

@@ -164,7 +164,7 @@ bool perf_read_word(const struct perf_frame *f, uint64_t addr, uint64_t *val)
 	*val = 0;
 	if (!is_path(m->dso))
 		return true;
-	fd = open(m->dso, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(m->dso);
 	if (fd >= 0) {
 		if (pread(fd, val, 8, (off_t)(addr - m->start + m->pgoff)) != 8)
 			*val = 0;

@@ -224,7 +224,7 @@ static bool read_file_word(struct unwind_ctx *c, uint64_t addr, Dwarf_Word *out)
 
 	if (session_map_file(c->s, c->pid, addr, &mf) || !mf.elf_path)
 		return false;
-	fd = open(mf.elf_path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(mf.elf_path);
 	if (fd < 0)
 		return false;
 	n = pread(fd, out, sizeof(*out), (off_t)(addr - mf.start + mf.pgoff));

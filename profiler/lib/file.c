@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
@@ -70,6 +71,31 @@ int read_whole_fd(int fd, size_t max, char **out, size_t *len)
 int read_whole_text_fd(int fd, size_t max_line, char **out, size_t *len)
 {
 	return read_whole(fd, 0, max_line, out, len);
+}
+
+int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int read_whole_regular_file(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open_regular(path), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = read_whole_fd(fd, max, out, len);
+	close(fd);
+	return ret;
 }
 
 int read_whole_file(const char *path, size_t max, char **out, size_t *len)

@@ -90,6 +90,18 @@ int read_whole_file(const char *path, size_t max, char **out, size_t *len);
 /* read_whole_fd() of text: -EMSGSIZE as soon as a line is longer than @max_line bytes. */
 int read_whole_text_fd(int fd, size_t max_line, char **out, size_t *len);
 
+/*
+ * Open @path for reading when it is a regular file (or /proc's and sysfs's, which are), else
+ * -EINVAL. For paths a recording names (a mapped file, a JIT map, a kernel module), which
+ * anyone can make a FIFO or a device: a FIFO's open() waits for a writer forever and a
+ * device's read never ends. Opened without waiting (O_NONBLOCK, which changes nothing for a
+ * regular file), then checked on the descriptor itself, so nothing can swap the file between
+ * the check and the open. A descriptor (O_CLOEXEC) or -errno.
+ */
+int open_regular(const char *path);
+/* read_whole_file() of a regular file only (open_regular()). */
+int read_whole_regular_file(const char *path, size_t max, char **out, size_t *len);
+
 /* ---- memory (mem.c) ------------------------------------------------------------------------- */
 
 /*

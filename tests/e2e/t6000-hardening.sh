@@ -286,4 +286,25 @@ test_expect_success ROOT,PERF_EVENTS 'record, flamegraph and export -o to a devi
 	test -p fifo && grep -q speedscope fifo.out
 '
 
+# A recording names the files its processes mapped, and anyone can put a FIFO (whose open()
+# waits for a writer forever) or a device where one of them was: kprof reads regular files only
+# (open_regular), so the report ends, with that file's frames unnamed. perf 6.1 waits forever.
+test_expect_success PERF,PERF_EVENTS 'a mapped file that is a FIFO now: no hang, frames unnamed' '
+	cp "$FIXTURES/calltree" victim &&
+	perf record -q -B -N -g -e cpu-clock -o fp.data ./victim 0.2 >/dev/null 2>&1 &&
+	perf record -q -B -N --call-graph dwarf -e cpu-clock -o dw.data ./victim 0.2 >/dev/null 2>&1 &&
+	"$KPROF" collapse -i fp.data >named.txt 2>/dev/null &&
+	grep -q "^victim;.*;main;" named.txt &&
+	rm victim && mkfifo victim &&
+	for d in fp dw; do
+		ends_clearly $d timeout 60 "$KPROF" collapse -i $d.data &&
+		test "$(cat $d.rc)" = 0 &&
+		grep -q "^victim;" $d.out && ! grep -q "^victim;.*;main;" $d.out &&
+		ends_clearly $d-lkp timeout 60 "$KPROF" report --format lkp -i $d.data &&
+		test "$(cat $d-lkp.rc)" = 0 || exit 1
+	done &&
+	rm victim && mknod victim c 1 5 &&
+	ends_clearly zero timeout 60 "$KPROF" collapse -i dw.data && test "$(cat zero.rc)" = 0
+'
+
 test_done

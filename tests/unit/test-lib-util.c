@@ -57,6 +57,24 @@ int main(void)
 	ok(len > 0 && strlen(buf) == len, "... has its contents");
 	free(buf);
 
+	/* open_regular: what a recording names may be a FIFO (whose open() waits for a writer) */
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open_regular(path);
+	ok(fd >= 0, "a regular file opens");
+	if (fd >= 0)
+		close(fd);
+	is_int(read_whole_regular_file("/proc/self/stat", 0, &buf, &len), 0, "so does /proc's");
+	free(buf);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ok(!mkfifo(path, 0600), "FIFO made");
+	is_int(open_regular(path), -EINVAL, "a FIFO: -EINVAL, at once (no writer waited for)");
+	is_int(read_whole_regular_file(path, 0, &buf, &len), -EINVAL, "... nor read");
+	unlink(path);
+	is_int(open_regular("/dev/zero"), -EINVAL, "a device: -EINVAL");
+	is_int(open_regular(dir), -EINVAL, "a directory: -EINVAL");
+	snprintf(path, sizeof(path), "%s/none", dir);
+	is_int(open_regular(path), -ENOENT, "missing: -ENOENT");
+
 	/* grow_array */
 	a = grow_array(NULL, &alloc, 0, sizeof(*a));
 	ok(a && alloc >= 1, "a NULL array gets room even for 0");
