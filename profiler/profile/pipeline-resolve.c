@@ -360,6 +360,23 @@ int resolver_apply_record(struct resolver *r, const struct pipe_record *rec, con
 	}
 }
 
+/*
+ * The files of the recording's BUILD_ID table, to the prefetch thread before any record is read.
+ * perf record lists the files its samples hit, in the order it met them: loading them from the
+ * start keeps the loader busy while the reading is, instead of a large library (libLLVM, 43K
+ * symbols) mapped late in a build's recording being loaded at the end while everyone waits for
+ * it. What is named does not change: a file loads the same whoever loads it, whenever.
+ */
+static void announce_recorded_files(struct resolver *r)
+{
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		const struct pd_build_id *b = &r->build_ids[i];
+
+		if (!b->kernel && b->filename[0] == '/')
+			(void)sym_session_announce(r->sym, b->filename);
+	}
+}
+
 int resolver_open_session(struct resolver *r)
 {
 	struct sym_opts so = r->sym_opts;
@@ -377,6 +394,7 @@ int resolver_open_session(struct resolver *r)
 	 * their MMAP, else queued when mapped here (else loaded on first use).
 	 */
 	(void)sym_session_prefetch(r->sym);
+	announce_recorded_files(r);
 	return resolver_start_adds(r);
 }
 
