@@ -10,6 +10,7 @@
  * while the process's mappings stay as they were (a mapping change starts a new one): modules
  * are opened and their CFI parsed once per process instead of once per sample.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <gelf.h>
@@ -89,9 +90,25 @@ struct unwind_ctx {
 	 * registers for it (rbp, rsp, rip; the others unknown), its frame already recorded.
 	 */
 	bool			restart, restarted, nr_restart_seen;
-	Dwarf_Word		restart_regs[2];	/* rbp, rsp (DWARF 6, 7) */
+	Dwarf_Word		restart_regs[SYM_UNWIND_NREGS];
+	uint32_t		restart_known;	/* bit n: restart_regs[n] is set */
 	Dwarf_Addr		restart_pc;
+	bool			restart_exact;	/* restart_pc is the lookup pc already */
+	/*
+	 * libdw 0.188's x86-64 ABI defaults (backends/x86_64_cfi.c) make DWARF register 0 (%rax)
+	 * "same value" where 3 (%rbx) was meant: a frame whose CFI does not mention %rbx leaves it
+	 * undefined in its caller, where libunwind (and the ABI) keep it. A caller whose CFA is
+	 * %rbx-based (glibc's _dl_runtime_resolve_* under _dl_fixup's prologue) then ends the walk.
+	 * last_regs: the last frame's callee-saved registers and %rsp, %rbx as libunwind has it.
+	 */
+	Dwarf_Word		last_regs[SYM_UNWIND_NREGS];
+	uint32_t		last_known;
+	bool			rbx_carried;	/* libdwfl had no %rbx in the last frame */
+	unsigned int		rbx_restarts;
 };
+
+/* The registers a walk can start again from: %rbx, %rbp, %rsp, %r12-%r15 (DWARF numbers). */
+#define CALLEE_SAVED_MASK	((1u << 3) | (1u << 6) | (1u << 7) | (0xfu << 12))
 
 struct sym_unwind {
 	size_t			nr_procs;	/* with a Dwfl */
@@ -262,7 +279,11 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 
 	if (c->restarted) {
 		dwfl_thread_state_register_pc(thread, c->restart_pc);
-		return dwfl_thread_state_registers(thread, 6, 2, c->restart_regs);
+		for (int i = 0; i < SYM_UNWIND_NREGS; i++)
+			if ((c->restart_known & (1u << i)) &&
+			    !dwfl_thread_state_registers(thread, i, 1, &c->restart_regs[i]))
+				return false;
+		return true;
 	}
 	memcpy(regs, c->regs, sizeof(regs));
 	return dwfl_thread_state_registers(thread, 0, SYM_UNWIND_NREGS, regs);
@@ -424,9 +445,12 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 				return true;
 			/* libunwind goes on by CFI from its guessed registers: so does the walk */
 			c->restart = true;
-			c->restart_regs[0] = f.rbp;
-			c->restart_regs[1] = f.sp;
+			c->restart_regs[6] = f.rbp;
+			c->restart_regs[7] = f.sp;
+			c->restart_known = (1u << 6) | (1u << 7);
 			c->restart_pc = guess + 1;
+			c->restart_exact = false;
+			c->last_known = 0;	/* libunwind's guessed frame: the others unknown */
 			return false;
 		case PERF_STEP_GUESS_END:
 			record(c, guess);
@@ -453,6 +477,104 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 }
 
 /*
+ * The frame's callee-saved registers for a restart (rbx_restart): libdwfl's values, and where
+ * it has no %rbx, the callee's (the ABI's "same value", which libdw 0.188 applies to %rax).
+ */
+static void note_registers(struct unwind_ctx *c, Dwfl_Frame *state)
+{
+	uint32_t read = 0;
+	Dwarf_Word v;
+
+	for (int i = 0; i < SYM_UNWIND_NREGS; i++) {
+		if (!(CALLEE_SAVED_MASK & (1u << i)) || dwfl_frame_reg(state, (unsigned)i, &v))
+			continue;
+		c->last_regs[i] = v;
+		read |= 1u << i;
+	}
+	/* %rbx not read: the callee's stays (last_regs[3] as it was), if there was one */
+	c->rbx_carried = !(read & (1u << 3)) && (c->last_known & (1u << 3));
+	c->last_known = read | (c->last_known & (1u << 3));
+}
+
+/* The CFI row of the frame at @pc, in its module's .eh_frame (free() it), or NULL. */
+static Dwarf_Frame *eh_frame_at(struct unwind_ctx *c, Dwarf_Addr pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(c->p->dwfl, pc);
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *frame;
+	Dwarf_Addr bias;
+
+	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return NULL;
+	return frame;
+}
+
+/*
+ * Whether a CFI row has a rule for the return address: libdwfl ends a walk both where it is
+ * undefined (clone3, _start: the outermost frame) and where the return address is 0; perf's
+ * libunwind ends at the first, but records the second as a caller at ~0 (0 less one), one
+ * "[unknown]" frame, before its next step fails. A 0 is what perf reads from a map without a
+ * file (the stack beyond the copy), or a 0 in the copy.
+ */
+static bool frame_ra_defined(Dwarf_Frame *frame)
+{
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	/* nops 0 with ops_mem: "undefined" (with NULL: same value, taken as defined) */
+	return !dwarf_frame_register(frame, 16, ops_mem, &ops, &nops) && (nops || ops != ops_mem);
+}
+
+static bool ra_defined(struct unwind_ctx *c, Dwarf_Addr pc)
+{
+	Dwarf_Frame *frame = eh_frame_at(c, pc);
+	bool defined = frame && frame_ra_defined(frame);
+
+	free(frame);
+	return defined;
+}
+
+/*
+ * Whether the CFA of the frame at @pc (a caller) is %rbx-based and a return address is given:
+ * the walk libdwfl ended there goes on with %rbx as libunwind has it.
+ */
+static bool cfa_needs_rbx(struct unwind_ctx *c, Dwarf_Addr pc)
+{
+	Dwarf_Frame *frame = eh_frame_at(c, pc);
+	Dwarf_Op *ops;
+	size_t nops;
+	bool rbx;
+
+	if (!frame)
+		return false;
+	rbx = !dwarf_frame_cfa(frame, &ops, &nops) && nops &&
+	      (ops[0].atom == DW_OP_breg3 || (ops[0].atom == DW_OP_bregx && ops[0].number == 3)) &&
+	      frame_ra_defined(frame);
+	free(frame);
+	return rbx;
+}
+
+/*
+ * After a walk libdwfl ended as complete (@ret 0): when only libdw's missing %rbx default ended
+ * it (see last_regs), start again from its last frame with the registers libunwind has there.
+ */
+static bool rbx_restart(struct unwind_ctx *c, int ret)
+{
+	if (ret || c->stopped || c->err || !c->libunwind || c->frames < 2 || c->nr >= c->max ||
+	    c->rbx_restarts >= 8 || !c->rbx_carried || !(c->last_known & (1u << 7)) ||
+	    !cfa_needs_rbx(c, c->last_pc))
+		return false;
+	c->rbx_restarts++;
+	memcpy(c->restart_regs, c->last_regs, sizeof(c->restart_regs));
+	c->restart_known = c->last_known;
+	c->restart_pc = c->last_pc;
+	c->restart_exact = true;
+	c->restart = true;
+	return true;
+}
+
+/*
  * perf's frame_callback(): each frame's pc, less one for callers (the call instruction, not the
  * return address), until the chain ends, a frame is outside any readable module, or max frames;
  * and, as perf's libunwind, after a frame whose CFI perf does not find (unwind-perf.c).
@@ -474,10 +596,11 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	if (c->libunwind)
 		activation = c->signal_below || (!c->restarted && !c->frames);
 	c->frames++;
+	note_registers(c, state);
 	/* a restarted walk's first frame: recorded already, looked up as a caller (libunwind) */
 	if (c->restarted && !c->nr_restart_seen) {
 		c->nr_restart_seen = true;
-		c->last_pc = --pc;
+		c->last_pc = c->restart_exact ? pc : --pc;
 		report_module(c, pc);
 		if (perf_continues(c, state, pc))
 			return DWARF_CB_OK;
@@ -500,33 +623,6 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_OK;
 	c->stopped = true;
 	return DWARF_CB_ABORT;
-}
-
-/*
- * Whether the CFI of the frame at @pc has a rule for the return address: libdwfl ends a walk
- * both where it is undefined (clone3, _start: the outermost frame) and where the return
- * address is 0; perf's libunwind ends at the first, but records the second as a caller at
- * ~0 (0 less one), one "[unknown]" frame, before its next step fails. A 0 is what perf reads
- * from a map without a file (the stack beyond the copy), or a 0 in the copy.
- */
-static bool ra_defined(struct unwind_ctx *c, Dwarf_Addr pc)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(c->p->dwfl, pc);
-	Dwarf_Op ops_mem[3], *ops;
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *frame;
-	Dwarf_Addr bias;
-	size_t nops;
-	bool defined;
-
-	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
-	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
-		return false;
-	/* nops 0 with ops_mem: "undefined" (with NULL: same value, taken as defined) */
-	defined = !dwarf_frame_register(frame, 16, ops_mem, &ops, &nops) &&
-		  (nops || ops != ops_mem);
-	free(frame);
-	return defined;
 }
 
 const char *sym_session_unwind_unplaced(struct sym_session *s)
@@ -598,13 +694,15 @@ int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM
 		c->p->attached = true;
 	}
 	ret = dwfl_getthread_frames(c->p->dwfl, pid, frame_callback, c);
-	while (c->restart && !c->err && c->nr < c->max) {
-		c->restart = false;
-		c->restarted = true;
-		c->nr_restart_seen = false;
-		c->stopped = false;
-		ret = dwfl_getthread_frames(c->p->dwfl, pid, frame_callback, c);
-	}
+	do {
+		while (c->restart && !c->err && c->nr < c->max) {
+			c->restart = false;
+			c->restarted = true;
+			c->nr_restart_seen = false;
+			c->stopped = false;
+			ret = dwfl_getthread_frames(c->p->dwfl, pid, frame_callback, c);
+		}
+	} while (rbx_restart(c, ret));
 	/* a chain that ends in an error (beyond the stack copy) keeps what it had, as perf */
 	if (c->err)
 		return c->err;
