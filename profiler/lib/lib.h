@@ -122,8 +122,10 @@ void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
  * from the heap and kept there once freed, and @reserve bytes of it advised onto transparent
  * huge pages, so that memory faults in 2 MiB at a time instead of 4 KiB. Call it before any
  * thread starts. The heap's memory then starts on a 2 MiB boundary (the head before it is left
- * unused). The bytes advised from there; 0 when malloc is not glibc's brk heap (ASan, valgrind);
- * -errno when madvise() refused (the malloc options are set all the same).
+ * unused), and a detached thread, which lives as long as the process, faults it in a few MiB
+ * ahead of malloc's top (outside malloc's lock). The bytes advised from there; 0 when malloc
+ * is not glibc's brk heap (ASan, valgrind); -errno when madvise() refused (the malloc options
+ * are set all the same).
  */
 long heap_on_huge_pages(size_t reserve);
 

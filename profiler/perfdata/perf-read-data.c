@@ -3,12 +3,17 @@
  * perf-read-data.c - stream the records of the data section in the order `perf report`
  * delivers them.
  *
- * The data section of a regular file is mapped and its records are used where they are: read
- * into a buffer and copied into the ordering queue's arena, each of a large file's bytes was
- * copied twice (~23M instructions and the kernel's copy on 500K samples), and the arena's pages
- * faulted in. The pages behind the oldest record still queued are given back as reading goes
- * on, so the mapping costs no more memory than the arena did. Pipes (and pipe-mode files, whose
- * start is read ahead of the records) go through a fixed buffer (a record is at most 64 KiB).
+ * The data section is read through one 1 MiB buffer (a record is at most 64 KiB), with pread()
+ * from a regular file and read() from a pipe; a record the ordering queue keeps is copied into
+ * its arena. The data section was mapped once (each record used where it lay, the pages
+ * populated ahead of the reader and given back behind it): on a virtual machine that was the
+ * slower way, by far. Each 4 KiB page of the mapping is a page-table entry for the kernel to set
+ * and to clear again with a TLB shootdown of the process's other CPUs, and a first touch the
+ * hypervisor may have to map too; the buffer is mapped once and the kernel's copy into it is
+ * ~5 ms for 51 MB. Interleaved runs on a 2-vCPU PVM guest, right after a `perf` run as in
+ * bench/report.sh: `kprof report` on a make -B recording (51 MB) 0.278 -> 0.253 s wall, 0.417
+ * -> 0.376 s CPU; on the steady one (75 MB) 0.131 -> 0.100 s. A file that shrinks while it is
+ * read is now an error ("file shrank while reading"), where the mapping ended kprof with SIGBUS.
  * Every record size is checked: at least a header, not past the end of the data section.
  *
  * Ordering is perf's ordered_events (tools/perf/util/ordered-events.c): kernel records with a
@@ -20,7 +25,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
@@ -32,72 +36,11 @@
  * half of the queue goes out (perf's OE_FLUSH__HALF when its queue is full).
  */
 #define QUEUE_LIMIT	(256u << 20)
-/* Mapped pages behind the queue are given back once this many have been read past. */
-#define MAP_DROP_STEP	(2u << 20)
-/*
- * The mapped pages ahead of the reader are populated this many at a time (half a step ahead):
- * a page fault maps only 16 pages (fault-around) and costs ~5-10 us on a virtual machine,
- * 800 of them for a 51 MB recording; one madvise(MADV_POPULATE_READ) maps 512.
- */
-#define MAP_POPULATE_STEP (2u << 20)
-
-/*
- * Map the data section of a regular file (its size was checked against the file's at open).
- * False when it is not one or cannot be mapped: then it is read.
- */
-static bool map_data(struct pd_reader *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t start, len;
-	void *m;
-
-	if (r->stream || r->pipe_mode || !r->header.data.size || page <= 0)
-		return false;
-	start = r->header.data.offset & ~((uint64_t)page - 1);
-	len = r->header.data.offset + r->header.data.size - start;
-	if (len > SIZE_MAX)
-		return false;
-	m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, r->fd, (off_t)start);
-	if (m == MAP_FAILED)
-		return false;
-	r->map = m;
-	r->map_len = (size_t)len;
-	r->buf = (unsigned char *)m + (r->header.data.offset - start);
-	r->buf_len = (size_t)r->header.data.size;
-	r->populate_at = 0;
-	return true;
-}
-
-/*
- * Populate the next MAP_POPULATE_STEP bytes of the mapping ahead of the reader (and the part
- * it is reading, the first time). A kernel without MADV_POPULATE_READ (before 5.14) says
- * EINVAL: the pages then fault in as they are read, as before.
- */
-static void populate_mapped(struct pd_reader *r)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), base = (size_t)(r->buf - (unsigned char *)r->map);
-	size_t pos = base + r->buf_pos, next;
-	size_t from = r->map_populated > pos ? r->map_populated : pos & ~(page - 1);
-	size_t to = from + MAP_POPULATE_STEP < r->map_len ? from + MAP_POPULATE_STEP : r->map_len;
-
-	r->populate_at = SIZE_MAX;
-	if (from >= to || madvise((char *)r->map + from, to - from, MADV_POPULATE_READ))
-		return;
-	r->map_populated = to;
-	if (to == r->map_len)
-		return;
-	/* the next step when the reader is half a step from the end of this one */
-	next = to - MAP_POPULATE_STEP / 2;
-	r->populate_at = next > base ? next - base : 0;
-}
-
 int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 {
 	r->queue_limit = QUEUE_LIMIT;
 	r->buf_off = r->header.data.offset;
 	r->data_end = r->header.data.offset + r->header.data.size;
-	if (map_data(r))
-		return 0;
 	r->buf = malloc(READ_BUF_SIZE);
 	if (!r->buf)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
@@ -106,10 +49,7 @@ int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 
 void reader_data_release(struct pd_reader *r)
 {
-	if (r->map)
-		munmap(r->map, r->map_len);
-	else
-		free(r->buf);
+	free(r->buf);
 	free(r->arena);
 	free(r->arena2);
 	free(r->queue);
@@ -149,8 +89,7 @@ static int refill(struct pd_reader *r, size_t n, char *err, size_t errlen)
 	size_t got;
 	int ret;
 
-	/* mapped: everything up to the end of the data section is there */
-	if (r->buf_len - r->buf_pos >= n || r->map)
+	if (r->buf_len - r->buf_pos >= n)
 		return 0;
 	memmove(r->buf, r->buf + r->buf_pos, r->buf_len - r->buf_pos);
 	r->buf_off += r->buf_pos;
@@ -202,10 +141,6 @@ int reader_skip(struct pd_reader *r, uint64_t n, char *err, size_t errlen)
 		return 0;
 	}
 	n -= have;
-	if (r->map)	/* the buffer is the whole data section: past its end */
-		return err_set(err, errlen, -EINVAL,
-			       "a payload at offset %llu runs past the end of the data section",
-			       (unsigned long long)(r->buf_off + r->buf_len));
 	r->buf_off += r->buf_len;
 	r->buf_pos = r->buf_len = 0;
 	if (!r->stream) {
@@ -273,8 +208,6 @@ again:
 	off = r->buf_off + r->buf_pos;
 	if (off >= r->data_end)
 		return reader_zstd_finish(r, err, errlen);
-	if (r->map && r->buf_pos >= r->populate_at)
-		populate_mapped(r);
 	if (r->buf_len - r->buf_pos >= sizeof(rec->hdr))
 		have = sizeof(rec->hdr);
 	else
@@ -424,15 +357,6 @@ static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 		r->queue = q;
 	}
 	r->queued_bytes += rec->hdr.size;
-	/* a record of the mapped file stays where it is (not one decompressed from it) */
-	if (r->map && (const unsigned char *)rec->body > r->buf &&
-	    (const unsigned char *)rec->body <= r->buf + r->buf_len) {
-		q[r->nr_queued++] = (struct queued_record){
-			.time = rec->time, .seq = r->seq++, .offset = rec->offset,
-			.at = QUEUED_MAPPED, .attr = rec->attr,
-		};
-		goto queued;
-	}
 	a = r->arena;
 	if (r->arena_len + rec->hdr.size > r->arena_alloc || !a) {
 		a = grow_array(r->arena, &r->arena_alloc, r->arena_len + rec->hdr.size, 1);
@@ -447,7 +371,6 @@ static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 		.at = r->arena_len, .attr = rec->attr,
 	};
 	r->arena_len += rec->hdr.size;
-queued:
 	if (rec->time < r->last_flush)
 		r->stats.unordered++;
 	if (rec->time > r->max_time)
@@ -556,33 +479,10 @@ static void flush(struct pd_reader *r, uint64_t limit)
 		r->last_flush = r->queue[n - 1].time;
 }
 
-/* The record a queue entry holds: in the mapped file, or in the arena. */
-static const unsigned char *queued_at(const struct pd_reader *r, const struct queued_record *q)
-{
-	return q->at == QUEUED_MAPPED ? r->buf + (q->offset - r->buf_off) : r->arena + q->at;
-}
-
-/*
- * Give back the mapped pages before file offset @keep (page-aligned down), in steps of
- * MAP_DROP_STEP: they are read again from the page cache if ever touched, which they are not.
- */
-static void drop_mapped(struct pd_reader *r, uint64_t keep)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t upto = (size_t)(keep - r->buf_off) + (size_t)(r->buf - (unsigned char *)r->map);
-
-	upto &= ~(page - 1);
-	if (upto < r->map_dropped + MAP_DROP_STEP)
-		return;
-	(void)madvise((char *)r->map + r->map_dropped, upto - r->map_dropped, MADV_DONTNEED);
-	r->map_dropped = upto;
-}
-
 /* Drop the released records; the rest move to the front of a fresh arena. */
 static int compact(struct pd_reader *r)
 {
 	size_t len = 0, keep = r->nr_queued - r->ready;
-	uint64_t oldest = r->buf_off + r->buf_pos;	/* of what is still needed */
 	unsigned char *a2, *tmp;
 	size_t tmp_alloc;
 
@@ -595,20 +495,13 @@ static int compact(struct pd_reader *r)
 		struct queued_record *q = &r->queue[r->ready + i];
 		struct perf_event_header h;
 
-		memcpy(&h, queued_at(r, q), sizeof(h));
+		memcpy(&h, r->arena + q->at, sizeof(h));
 		r->queued_bytes += h.size;
-		if (q->at == QUEUED_MAPPED) {
-			if (q->offset < oldest)
-				oldest = q->offset;
-		} else {
-			memcpy(a2 + len, r->arena + q->at, h.size);
-			q->at = len;
-			len += h.size;
-		}
+		memcpy(a2 + len, r->arena + q->at, h.size);
+		q->at = len;
+		len += h.size;
 		r->queue[i] = *q;
 	}
-	if (r->map)
-		drop_mapped(r, oldest);
 	tmp = r->arena;
 	tmp_alloc = r->arena_alloc;
 	r->arena = a2;
@@ -624,7 +517,7 @@ static int compact(struct pd_reader *r)
 static void deliver_queued(struct pd_reader *r, struct pd_record *rec)
 {
 	const struct queued_record *q = &r->queue[r->ready_pos++];
-	const unsigned char *at = queued_at(r, q);
+	const unsigned char *at = r->arena + q->at;
 
 	memcpy(&rec->hdr, at, sizeof(rec->hdr));
 	rec->body = at + sizeof(rec->hdr);

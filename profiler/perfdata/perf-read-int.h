@@ -18,12 +18,9 @@ struct reader_id {
 };
 
 /* A record waiting in the time-ordering queue. Its bytes are in pd_reader.arena. */
-/* queued_record.at of a record read in place from the mapped data section (at offset) */
-#define QUEUED_MAPPED	SIZE_MAX
-
 struct queued_record {
 	uint64_t			time, seq, offset;
-	size_t				at;	/* offset in the arena, or QUEUED_MAPPED */
+	size_t				at;	/* offset in the arena */
 	const struct pd_evattr	*attr;
 };
 
@@ -44,18 +41,11 @@ struct pd_reader {
 	struct pd_record_stats stats;
 	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */
 
-	/*
-	 * Sequential reading of the data section through buf: a regular file's is mapped whole
-	 * (map, map_len; buf then points into it and never moves), else read into a buffer.
-	 */
+	/* Sequential reading of the data section through buf (perf-read-data.c). */
 	unsigned char		*buf;
 	size_t			buf_pos, buf_len;	/* consumed / valid bytes of buf */
 	uint64_t		buf_off;		/* file offset of buf[0] */
 	uint64_t		data_end;
-	void			*map;
-	size_t			map_len, map_dropped;	/* bytes of map given back so far */
-	size_t			map_populated;		/* bytes of map populated ahead */
-	size_t			populate_at;		/* buf_pos that populates more */
 
 	/* perf's ordered_events: queued records, sorted and released at FINISHED_ROUND. */
 	unsigned char		*arena, *arena2;

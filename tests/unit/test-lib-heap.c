@@ -2,6 +2,7 @@
 /*
  * lib/heap.c: after heap_on_huge_pages() a big block comes from the brk heap (not a mapping of
  * its own), lies in memory advised MADV_HUGEPAGE ("hg" in smaps), and is kept when freed.
+ * A thread faults the heap in a few MiB ahead of malloc's top, and no further.
  * Under valgrind or ASan malloc is not glibc's heap: nothing is advised, and that is said.
  */
 #include <inttypes.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
@@ -41,6 +44,28 @@ static bool vma_has_flag(uintptr_t addr, const char *flag)
 	return found;
 }
 
+/* Wait up to ~2 s for @addr's page to be resident; whether it was. */
+static bool resident_soon(const char *addr)
+{
+	uintptr_t page = (uintptr_t)addr & ~(uintptr_t)4095;
+	struct timespec ts = { .tv_nsec = 10000000 };
+	unsigned char v = 0;
+
+	for (int i = 0; i < 200; i++) {
+		if (!mincore((void *)page, 4096, &v) && (v & 1))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static bool resident_now(const char *addr)
+{
+	unsigned char v = 0;
+
+	return !mincore((void *)((uintptr_t)addr & ~(uintptr_t)4095), 4096, &v) && (v & 1);
+}
+
 static long minor_faults(void)
 {
 	struct rusage ru;
@@ -54,9 +79,9 @@ int main(void)
 	long advised = heap_on_huge_pages(RESERVE), faults;
 	char *p, *q, *end;
 
-	plan(6);
+	plan(8);
 	if (advised == 0) {
-		skip(6, "malloc is not glibc's brk heap here (valgrind or ASan)");
+		skip(8, "malloc is not glibc's brk heap here (valgrind or ASan)");
 		return done_testing();
 	}
 	ok(advised >= (long)(RESERVE - HUGE), "%ld bytes advised: the %lu reserved, less a head",
@@ -78,6 +103,12 @@ int main(void)
 	q = malloc(BLOCK);
 	ok(q == p, "freed, it is kept and handed out again");
 	ok(sbrk(0) == end, "the heap did not grow for it");
+	/*
+	 * q is the top's first block: the 2 MiB page after it is faulted in ahead of any use, the
+	 * page 24 MiB past the top is not (the thread stays within a few MiB of it).
+	 */
+	ok(resident_soon(q + BLOCK + HUGE), "the heap past its top is faulted in ahead of use");
+	ok(!resident_now(q + BLOCK + (24UL << 20)), "but not far past it");
 	free(q);
 	return done_testing();
 }
