@@ -57,23 +57,18 @@ static uint32_t entry_of(struct hist *h, const struct cg_frame *f, bool keep_unr
 	return id;
 }
 
-int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
-	       bool keep_unresolved, hist_chain_fn fn, void *arg)
+/*
+ * Each kept stack's chain of entries to @fn; with @count, the stack counted into the entries'
+ * Children and Self and the totals too.
+ */
+static int walk(struct hist *h, const struct callgraph *cg, bool weight_samples, bool count,
+		hist_chain_fn fn, void *arg)
 {
-	size_t nr_frames = cg_nr_frames(cg), nr_stacks = cg_nr_stack_recs(cg);
-	size_t i, j, n, max_nr = 0;
+	size_t nr_stacks = cg_nr_stack_recs(cg), i, j, n, max_nr = 0;
 	uint32_t *chain = NULL;
 	size_t *stamp = NULL;
 	bool *first = NULL;
 	int err = 0;
-
-	h->entry_of_frame = malloc((nr_frames + 1) * sizeof(*h->entry_of_frame));
-	if (!h->entry_of_frame)
-		return -ENOMEM;
-	for (i = 0; i < nr_frames && !err; i++)
-		h->entry_of_frame[i] = entry_of(h, cg_frame_at(cg, i), keep_unresolved, &err);
-	if (err)
-		return err;
 
 	for (i = 0; i < nr_stacks; i++) {
 		if (cg_stack_rec_at(cg, i)->nr > max_nr)
@@ -103,13 +98,16 @@ int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
 			first[n] = stamp[e] != i;
 			if (first[n]) {
 				stamp[e] = i;
-				h->entries[e].children += w;
+				if (count)
+					h->entries[e].children += w;
 			}
 			n++;
 		}
-		h->entries[chain[0]].self += w;
-		h->total += w;
-		h->nr_samples += r->samples;
+		if (count) {
+			h->entries[chain[0]].self += w;
+			h->total += w;
+			h->nr_samples += r->samples;
+		}
 		if (fn)
 			err = fn(chain, first, n, r->detached, w, arg);
 	}
@@ -118,6 +116,28 @@ out:
 	free(first);
 	free(stamp);
 	return err;
+}
+
+int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
+	       bool keep_unresolved, hist_chain_fn fn, void *arg)
+{
+	size_t nr_frames = cg_nr_frames(cg), i;
+	int err = 0;
+
+	h->entry_of_frame = malloc((nr_frames + 1) * sizeof(*h->entry_of_frame));
+	if (!h->entry_of_frame)
+		return -ENOMEM;
+	for (i = 0; i < nr_frames && !err; i++)
+		h->entry_of_frame[i] = entry_of(h, cg_frame_at(cg, i), keep_unresolved, &err);
+	if (err)
+		return err;
+	return walk(h, cg, weight_samples, true, fn, arg);
+}
+
+int hist_walk(struct hist *h, const struct callgraph *cg, bool weight_samples, hist_chain_fn fn,
+	      void *arg)
+{
+	return walk(h, cg, weight_samples, false, fn, arg);
 }
 
 void hist_release(struct hist *h)

@@ -257,6 +257,12 @@ typedef int (*hist_chain_fn)(const uint32_t *chain, const bool *first, size_t n,
  */
 int hist_build(struct hist *h, const struct callgraph *cg, bool weight_samples,
 	       bool keep_unresolved, hist_chain_fn fn, void *arg);
+/*
+ * Each chain hist_build() kept to @fn again, the histogram as it is: for a walk that needs the
+ * entries' Children first (lkp-profile.c). @weight_samples as given to hist_build().
+ */
+int hist_walk(struct hist *h, const struct callgraph *cg, bool weight_samples, hist_chain_fn fn,
+	      void *arg);
 void hist_release(struct hist *h);
 /* qsort order of the table's rows (const struct hist_entry **): Children, Self, then perf's. */
 int hist_entry_cmp(const void *a, const void *b);
