@@ -195,9 +195,9 @@ static uint64_t min_calltrace_hits(uint64_t total, double calltrace_min)
 }
 
 static int add_calltraces(struct str_sums *sums, struct strbuf *b, const struct trie *t,
-			  const char *event, uint64_t total, double calltrace_min)
+			  const char *event, uint64_t total)
 {
-	uint64_t min_hits = min_calltrace_hits(total, calltrace_min);
+	uint64_t min_hits = t->min_hits;
 	uint32_t node;
 	size_t i, depth;
 	int err;
@@ -260,7 +260,7 @@ static int add_graph(struct str_sums *sums, struct strbuf *b, const struct callg
 		err = hist_walk(&h, cg, o->weight_samples, trie_add_chain, &t);
 	if (!err && h.total) {
 		err = add_entries(sums, b, &h, event) ?:
-		      add_calltraces(sums, b, &t, event, h.total, o->calltrace_min);
+		      add_calltraces(sums, b, &t, event, h.total);
 	}
 	trie_release(&t);
 	hist_release(&h);

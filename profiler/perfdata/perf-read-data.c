@@ -9,11 +9,11 @@
  * populated ahead of the reader and given back behind it): on a virtual machine that was the
  * slower way, by far. Each 4 KiB page of the mapping is a page-table entry for the kernel to set
  * and to clear again with a TLB shootdown of the process's other CPUs, and a first touch the
- * hypervisor may have to map too; the buffer is mapped once and the kernel's copy into it is
- * ~5 ms for 51 MB. Interleaved runs on a 2-vCPU PVM guest, right after a `perf` run as in
- * bench/report.sh: `kprof report` on a make -B recording (51 MB) 0.278 -> 0.253 s wall, 0.417
- * -> 0.376 s CPU; on the steady one (75 MB) 0.131 -> 0.100 s. A file that shrinks while it is
- * read is now an error ("file shrank while reading"), where the mapping ended kprof with SIGBUS.
+ * hypervisor may have to map too; the buffer is mapped once. On a 2-vCPU PVM guest a 51 MB
+ * recording took 28 ms to read through such a mapping and 16-17 ms through a buffer, and
+ * `kprof report` on it 0.278 -> 0.253 s wall, 0.417 -> 0.376 s CPU (interleaved runs right after
+ * a `perf` run, as in bench/report.sh). A file that shrinks while it is read is now an error
+ * ("file shrank while reading"), where the mapping ended kprof with SIGBUS.
  * Every record size is checked: at least a header, not past the end of the data section.
  *
  * Ordering is perf's ordered_events (tools/perf/util/ordered-events.c): kernel records with a
