@@ -169,8 +169,39 @@ static void note_marker(struct elf_syms *e, const char *name, uint64_t addr)
 		e->etext = addr;
 }
 
+/* One symbol as libdwfl gives it (read_symbols). */
+struct raw_sym {
+	GElf_Sym	sym;
+	GElf_Addr	addr;
+	GElf_Word	shndx;
+	Elf		*elf;
+	const char	*name;
+};
+
+/*
+ * How many symbols read_symbols() asks libdwfl for ahead of the one it keeps or drops: a
+ * .dynsym comes in hash order, so each name is somewhere else in a string table of up to a few
+ * MiB (libLLVM's .dynstr: 3.5 MiB for 43K symbols), and its first byte was a cache miss for
+ * nearly every symbol (88% of the loop's own time). Fetched this far ahead, the names are in the
+ * cache by the time they are read: loading libLLVM three times and cc1 twice, the loop's own
+ * samples went from 727 to 177, and libLLVM's warm load from ~6.5 to ~5.7 ms. The order in
+ * which symbols are kept is unchanged, and so is the table.
+ */
+#define NAMES_AHEAD	8
+
+static void fetch_sym(Dwfl_Module *mod, int i, struct raw_sym *r)
+{
+	Dwarf_Addr bias;
+
+	r->elf = NULL;
+	r->name = dwfl_module_getsym_info(mod, i, &r->sym, &r->addr, &r->shndx, &r->elf, &bias);
+	if (r->name)
+		__builtin_prefetch(r->name);
+}
+
 static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 {
+	struct raw_sym ring[NAMES_AHEAD];
 	int n = dwfl_module_getsymtab(mod);
 
 	/*
@@ -179,19 +210,18 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 	 */
 	if (n > 0 && symtab_reserve(&e->tab, e->tab.nr + (size_t)n))
 		return -ENOMEM;
+	for (int i = 0; i < n && i < NAMES_AHEAD; i++)
+		fetch_sym(mod, i, &ring[i]);
 	for (int i = 0; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		Elf *elf = NULL;
-		Dwarf_Addr bias;
-		const char *name;
+		/* symbol i, in file order as before; its slot then takes symbol i + NAMES_AHEAD */
+		struct raw_sym r = ring[i % NAMES_AHEAD];
+		const char *name = r.name;
 
-		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
-
+		if (i + NAMES_AHEAD < n)
+			fetch_sym(mod, i + NAMES_AHEAD, &ring[i % NAMES_AHEAD]);
 		if (name && name[0] == '_')
-			note_marker(e, name, addr);
-		if (!perf_keeps(&sym, name, shndx, elf))
+			note_marker(e, name, r.addr);
+		if (!perf_keeps(&r.sym, name, r.shndx, r.elf))
 			continue;
 		/*
 		 * Copied (the file is closed once the table is built) but neither interned nor
@@ -200,7 +230,8 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 		name = sym_strpool_copy(&e->names, name);
 		if (!name)
 			return -ENOMEM;
-		if (symtab_add(&e->tab, addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL))
+		if (symtab_add(&e->tab, r.addr, r.sym.st_size, GELF_ST_BIND(r.sym.st_info), name,
+			       NULL))
 			return -ENOMEM;
 		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(name);
 	}
