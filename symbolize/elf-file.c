@@ -181,7 +181,7 @@ struct raw_sym {
 /*
  * How many symbols read_symbols() asks libdwfl for ahead of the one it keeps or drops: a
  * .dynsym comes in hash order, so each name is somewhere else in a string table of up to a few
- * MiB (libLLVM's .dynstr: 3.5 MiB for 43K symbols), and its first byte was a cache miss for
+ * MiB (libLLVM's .dynstr: 3.0 MiB for 45K symbols), and its first byte was a cache miss for
  * nearly every symbol (88% of the loop's own time). Fetched this far ahead, the names are in the
  * cache by the time they are read: loading libLLVM three times and cc1 twice, the loop's own
  * samples went from 727 to 177, and libLLVM's warm load from ~6.5 to ~5.7 ms. The order in

@@ -16,6 +16,10 @@
 #include <unistd.h>
 
 #include "profiler/lib/lib.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23	/* Linux 5.14, as in lib/heap.c */
+#endif
 #include "tests/tap.h"
 
 #define RESERVE	(64UL << 20)
@@ -70,7 +74,7 @@ static bool resident_now(const char *addr)
 static bool can_populate(void)
 {
 	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bool yes = m != MAP_FAILED && !madvise(m, 4096, 23 /* MADV_POPULATE_WRITE */);
+	bool yes = m != MAP_FAILED && !madvise(m, 4096, MADV_POPULATE_WRITE);
 
 	if (m != MAP_FAILED)
 		munmap(m, 4096);
