@@ -19,6 +19,23 @@ struct ext_frame {
 	uint32_t	id;
 };
 
+/*
+ * How many stacks callgraph_add_ids_soon() keeps before adding the oldest. Finding a stack is
+ * three cache misses in a row in tables of several MiB: its slot in stack_tab, the record the
+ * slot names, the ids the record points to (make -B: ~70% of add_ids' time). Each is loaded one
+ * add later than the one before, while the caller names the next stacks, so that the oldest
+ * stack's are all in the cache when it is added. The adds are the same, in the same order.
+ */
+#define CG_SOON	3
+_Static_assert(CG_NO_IP == IDTAB_NONE, "no ip: no id");
+
+struct cg_soon {
+	struct cg_stack_rec	key;		/* .ids is buf */
+	uint64_t		hash;
+	uint32_t		*buf;
+	size_t			alloc;
+};
+
 struct callgraph {
 	struct strtab		strs;
 	struct arena		ids_mem;	/* the frame id arrays of the stacks */
@@ -51,6 +68,11 @@ struct callgraph {
 	size_t			alloc_scratch;
 	size_t			max_nr;		/* deepest stack, sizes for_each's buffer */
 	uint64_t		total_period, total_samples;
+
+	/* callgraph_add_ids_soon()'s stacks not added yet, oldest at soon_head */
+	struct cg_soon		soon[CG_SOON];
+	size_t			soon_head, nr_soon;
+	int			soon_err;	/* the first error of a deferred add */
 };
 
 struct callgraph *callgraph_new(void)
@@ -77,6 +99,8 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->ext_frames);
 	idtab_release(&cg->ext_frame_tab);
 	free(cg->scratch);
+	for (size_t i = 0; i < CG_SOON; i++)
+		free(cg->soon[i].buf);
 	free(cg);
 }
 
@@ -274,6 +298,62 @@ static int stack_new(struct callgraph *cg, const struct cg_stack_rec *key, uint6
 	return 0;
 }
 
+/* Add the stack @key (hashed @h) with its weights. */
+static int add_key(struct callgraph *cg, const struct cg_stack_rec *key, uint64_t h)
+{
+	uint32_t id = idtab_find(&cg->stack_tab, h, stack_eq, key, cg);
+
+	if (id != IDTAB_NONE) {
+		cg->stacks[id].period += key->period;
+		cg->stacks[id].samples += key->samples;
+	} else {
+		int err = stack_new(cg, key, h);
+
+		if (err)
+			return err;
+	}
+	cg->total_period += key->period;
+	cg->total_samples += key->samples;
+	return 0;
+}
+
+static uint64_t key_hash(const struct cg_stack_rec *key)
+{
+	return stack_hash(key->task, key->ids, key->nr) ^ key->detached;
+}
+
+/* The oldest deferred stack, added now. */
+static int soon_add_oldest(struct callgraph *cg)
+{
+	struct cg_soon *s = &cg->soon[cg->soon_head];
+	int err = add_key(cg, &s->key, s->hash);
+
+	cg->soon_head = (cg->soon_head + 1) % CG_SOON;
+	cg->nr_soon--;
+	if (err && !cg->soon_err)
+		cg->soon_err = err;
+	return err;
+}
+
+int callgraph_settle(struct callgraph *cg)
+{
+	if (!cg)
+		return -EINVAL;
+	while (cg->nr_soon)
+		(void)soon_add_oldest(cg);
+	return cg->soon_err;
+}
+
+/*
+ * Queries see every stack added: a graph is used by one thread at a time, and settling changes
+ * no answer, only when the deferred adds are done. An error stays for callgraph_settle().
+ */
+static void settle_for_query(const struct callgraph *cg)
+{
+	if (cg->nr_soon)
+		(void)callgraph_settle((struct callgraph *)cg);
+}
+
 /* Add the stack of frame ids @ids[0..nr) (leaf first) for @task. */
 static int add_ids(struct callgraph *cg, const struct cg_task *task, const uint32_t *ids,
 		   size_t nr, bool detached, uint64_t period, uint64_t samples)
@@ -281,26 +361,75 @@ static int add_ids(struct callgraph *cg, const struct cg_task *task, const uint3
 	struct cg_stack_rec key = {
 		.period = period, .samples = samples, .nr = nr, .detached = detached,
 	};
-	int err = 0;
-	uint64_t h;
-	uint32_t id;
+	int err = callgraph_settle(cg);
 
+	if (err)
+		return err;
 	key.task = task_id(cg, task, &err);
 	if (err)
 		return err;
 	key.ids = ids;
-	h = stack_hash(key.task, key.ids, nr) ^ detached;
-	id = idtab_find(&cg->stack_tab, h, stack_eq, &key, cg);
-	if (id != IDTAB_NONE) {
-		cg->stacks[id].period += period;
-		cg->stacks[id].samples += samples;
-	} else {
-		err = stack_new(cg, &key, h);
-		if (err)
-			return err;
-	}
-	cg->total_period += period;
-	cg->total_samples += samples;
+	return add_key(cg, &key, key_hash(&key));
+}
+
+/* The slot where finding hash @h starts, or NULL without slots. */
+static const struct idtab_slot *first_slot(const struct callgraph *cg, uint64_t h)
+{
+	const struct idtab *t = &cg->stack_tab;
+
+	return t->mask ? &t->slots[(uint32_t)h & t->mask] : NULL;
+}
+
+/* The record the first slot of @s names when its hash matches (a guess: it is only loaded). */
+static const struct cg_stack_rec *likely_rec(const struct callgraph *cg, const struct cg_soon *s)
+{
+	const struct idtab_slot *slot = first_slot(cg, s->hash);
+
+	if (!slot || slot->id == IDTAB_NONE || slot->hash != (uint32_t)s->hash ||
+	    slot->id >= cg->nr_stacks)
+		return NULL;
+	return &cg->stacks[slot->id];
+}
+
+/*
+ * Keep a stack (@ip_id first when it is not IDTAB_NONE: callgraph_add_ids_ip()) and start
+ * loading what finding it needs; add the oldest kept stack once CG_SOON wait.
+ */
+static int add_soon(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
+		    const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples)
+{
+	bool detached = ip_id != IDTAB_NONE;
+	const struct cg_stack_rec *rec;
+	struct cg_soon *s;
+	int err = 0;
+
+	if (cg->nr_soon == CG_SOON && soon_add_oldest(cg))
+		return cg->soon_err;
+	s = &cg->soon[(cg->soon_head + cg->nr_soon) % CG_SOON];
+	if (array_reserve((void **)&s->buf, &s->alloc, nr + detached, sizeof(*s->buf)))
+		return -ENOMEM;
+	if (detached)
+		s->buf[0] = ip_id;
+	if (nr)
+		memcpy(s->buf + detached, ids, nr * sizeof(*ids));
+	s->key = (struct cg_stack_rec){
+		.period = period, .samples = samples, .nr = nr + detached, .detached = detached,
+		.ids = s->buf,
+	};
+	s->key.task = task_id(cg, task, &err);
+	if (err)
+		return err;
+	s->hash = key_hash(&s->key);
+	__builtin_prefetch(first_slot(cg, s->hash));
+	/* the one kept before: its slot is loaded, load its record */
+	if (cg->nr_soon >= 1 &&
+	    (rec = likely_rec(cg, &cg->soon[(cg->soon_head + cg->nr_soon - 1) % CG_SOON])))
+		__builtin_prefetch(rec);
+	/* the one before that: its record is loaded, load its ids */
+	if (cg->nr_soon >= 2 &&
+	    (rec = likely_rec(cg, &cg->soon[(cg->soon_head + cg->nr_soon - 2) % CG_SOON])))
+		__builtin_prefetch(rec->ids);
+	cg->nr_soon++;
 	return 0;
 }
 
@@ -359,20 +488,35 @@ int callgraph_add_ids_ip(struct callgraph *cg, const struct cg_task *task, uint3
 	return add_ids(cg, task, cg->scratch, nr + 1, true, period, samples);
 }
 
+int callgraph_add_ids_soon(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
+			   const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples)
+{
+	if (!cg || (nr && !ids) || nr + 1 >= IDTAB_NONE ||
+	    (ip_id != IDTAB_NONE && ip_id >= cg->nr_frames))
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] >= cg->nr_frames)
+			return -EINVAL;
+	return add_soon(cg, task, ip_id, ids, nr, period, samples);
+}
+
 /* ---- queries ------------------------------------------------------------------------------ */
 
 uint64_t callgraph_total_period(const struct callgraph *cg)
 {
+	settle_for_query(cg);
 	return cg->total_period;
 }
 
 uint64_t callgraph_total_samples(const struct callgraph *cg)
 {
+	settle_for_query(cg);
 	return cg->total_samples;
 }
 
 size_t callgraph_nr_stacks(const struct callgraph *cg)
 {
+	settle_for_query(cg);
 	return cg->nr_stacks;
 }
 
@@ -383,6 +527,7 @@ int callgraph_for_each(const struct callgraph *cg, cg_stack_fn fn, void *arg)
 	size_t i, j;
 	int ret = 0;
 
+	settle_for_query(cg);
 	if (cg->max_nr && !(buf = calloc(cg->max_nr, sizeof(*buf))))
 		return -ENOMEM;
 	for (i = 0; i < cg->nr_stacks && !ret; i++) {
@@ -420,10 +565,12 @@ const struct cg_task *cg_task_at(const struct callgraph *cg, uint32_t id)
 
 size_t cg_nr_stack_recs(const struct callgraph *cg)
 {
+	settle_for_query(cg);
 	return cg->nr_stacks;
 }
 
 const struct cg_stack_rec *cg_stack_rec_at(const struct callgraph *cg, size_t i)
 {
+	settle_for_query(cg);
 	return &cg->stacks[i];
 }

@@ -87,6 +87,19 @@ int callgraph_add_ids(struct callgraph *cg, const struct cg_task *task, const ui
  */
 int callgraph_add_ids_ip(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
 			 const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples);
+/*
+ * callgraph_add_ids() (@ip_id CG_NO_IP) or callgraph_add_ids_ip() for a caller that adds many
+ * stacks in a row: the stack is copied and added a few calls later, once what finding it reads
+ * is in the cache (a large graph's tables are several MiB). Every query of the graph and every
+ * other add first adds the stacks kept, in order, so the graph is the same as with the
+ * immediate adds. An error of a kept stack (-ENOMEM) is returned by a later call or by
+ * callgraph_settle().
+ */
+#define CG_NO_IP	UINT32_MAX
+int callgraph_add_ids_soon(struct callgraph *cg, const struct cg_task *task, uint32_t ip_id,
+			   const uint32_t *ids, size_t nr, uint64_t period, uint64_t samples);
+/* Add the stacks kept by callgraph_add_ids_soon() now: 0, or the first error of their adds. */
+int callgraph_settle(struct callgraph *cg);
 
 /*
  * The graph's own copy of @s (NULL with errno ENOMEM), alive until callgraph_free(). Optional:

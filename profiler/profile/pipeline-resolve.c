@@ -250,10 +250,11 @@ int resolver_add_ids(struct resolver *r, struct callgraph *cg, const struct pipe
 	task.tid = r->o->keep_tid ? st->tid : -1;
 	if (!task.comm)
 		return -ENOMEM;
+	/* added a few stacks later (settled before the graphs are read: pipeline.c) */
 	if (r->detached)
-		return callgraph_add_ids_ip(cg, &task, r->ids[0], r->ids + 1, n - 1, st->period,
-					    st->samples);
-	return callgraph_add_ids(cg, &task, r->ids, n, st->period, st->samples);
+		return callgraph_add_ids_soon(cg, &task, r->ids[0], r->ids + 1, n - 1, st->period,
+					      st->samples);
+	return callgraph_add_ids_soon(cg, &task, CG_NO_IP, r->ids, n, st->period, st->samples);
 }
 
 long resolver_stack_ids(struct resolver *r, struct callgraph *cg, const struct pipe_stack *st,

@@ -443,6 +443,7 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 	struct callgraph **cgs = l->res.cgs;
 	struct inl_maps_said said;
 	struct sym_stats st;
+	int ret;
 
 	memset(&st, 0, sizeof(st));
 	if (l->kernel.sym) {
@@ -491,6 +492,9 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 
 		if (!cgs[i])
 			continue;
+		ret = callgraph_settle(cgs[i]);
+		if (ret)
+			return err_set(err, errlen, ret, "%s", strerror(-ret));
 		e->name = strdup(pd_reader_attr(l->r, i)->name);
 		if (!e->name)
 			return err_set(err, errlen, -ENOMEM, "out of memory");

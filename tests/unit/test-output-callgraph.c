@@ -261,8 +261,113 @@ static void test_task_memo(void)
 	callgraph_free(cg);
 }
 
+/* Every stack of a graph, in order, as text: its task, frames and weights. */
+static int dump_stack(const struct cg_stack *st, void *arg)
+{
+	char **out = arg;
+	size_t len = strlen(*out);
+	char *grown;
+	int n;
+
+	for (size_t i = 0; i <= st->nr; i++) {
+		const char *text = i < st->nr ? st->frames[i].sym : st->task->comm;
+
+		grown = realloc(*out, len + 64);
+		if (!grown)
+			return -ENOMEM;
+		*out = grown;
+		n = i < st->nr ? snprintf(*out + len, 64, "%s;", text)
+			       : snprintf(*out + len, 64, "%s/%d %llu %llu\n", text, st->task->pid,
+					  (unsigned long long)st->period,
+					  (unsigned long long)st->samples);
+		len += (size_t)n;
+	}
+	return 0;
+}
+
+static char *dump(const struct callgraph *cg)
+{
+	char *out = calloc(1, 1);
+
+	if (out && callgraph_for_each(cg, dump_stack, &out)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/*
+ * Stacks added "soon" make the same graph as added at once: the same stacks in the same order,
+ * with their ips, weights and tasks, whether or not queries and immediate adds come between.
+ */
+static void test_soon(void)
+{
+	struct callgraph *now = callgraph_new(), *soon = callgraph_new();
+	const char *comms[3] = { "a", "b", "c" };
+	uint32_t ids_now[40], ids_soon[40], ids[40], bad = 99;
+	unsigned int seed = 7;
+	char name[16], *a, *b;
+	int mismatch = 0;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		callgraph_frame_id(now, &(struct cg_frame){ .sym = name, .dso = "app" }, &ids_now[i]);
+		callgraph_frame_id(soon, &(struct cg_frame){ .sym = name, .dso = "app" },
+				   &ids_soon[i]);
+		mismatch += ids_now[i] != ids_soon[i];
+	}
+	is_int(mismatch, 0, "both graphs give the frames the same ids");
+	for (int i = 0; i < 3000; i++) {
+		/* few distinct stacks, so that most adds find theirs: both paths of an add */
+		size_t nr = (size_t)(rand_r(&seed) % 6);
+		struct cg_task t = { .comm = comms[rand_r(&seed) % 3], .pid = rand_r(&seed) % 2,
+				     .tid = -1 };
+		uint32_t ip = rand_r(&seed) % 5 ? CG_NO_IP : ids_now[rand_r(&seed) % 3];
+		uint64_t period = (uint64_t)(rand_r(&seed) % 100);
+		int which = rand_r(&seed) % 50;
+
+		for (size_t j = 0; j < nr; j++)
+			ids[j] = ids_now[rand_r(&seed) % 8];
+		if (ip == CG_NO_IP)
+			callgraph_add_ids(now, &t, ids, nr, period, 1);
+		else
+			callgraph_add_ids_ip(now, &t, ip, ids, nr, period, 1);
+		if (which == 0) {	/* an immediate add between soon ones */
+			if (ip == CG_NO_IP)
+				callgraph_add_ids(soon, &t, ids, nr, period, 1);
+			else
+				callgraph_add_ids_ip(soon, &t, ip, ids, nr, period, 1);
+		} else if (callgraph_add_ids_soon(soon, &t, ip, ids, nr, period, 1)) {
+			mismatch++;
+		}
+		memset(ids, 0xff, sizeof(ids));	/* the graph kept its own copy */
+		if (which == 1)		/* a query between adds */
+			mismatch += callgraph_total_period(now) != callgraph_total_period(soon);
+	}
+	is_int(mismatch, 0, "soon adds succeed, and a query sees every stack added before it");
+	is_u64(callgraph_total_samples(soon), 3000, "no stack left behind");
+	is_int(callgraph_nr_stacks(soon), callgraph_nr_stacks(now), "as many distinct stacks: %zu",
+	       callgraph_nr_stacks(now));
+	a = dump(now);
+	b = dump(soon);
+	ok(a && b && !strcmp(a, b), "the same stacks in the same order");
+	free(a);
+	free(b);
+	is_int(callgraph_settle(soon), 0, "settled: no error");
+	is_int(callgraph_add_ids_soon(soon, NULL, CG_NO_IP, &bad, 1, 1, 1), -EINVAL,
+	       "an unknown frame id is refused");
+	is_int(callgraph_add_ids_soon(soon, NULL, bad, ids_now, 1, 1, 1), -EINVAL,
+	       "an unknown ip id is refused");
+	is_int(callgraph_add_ids_soon(NULL, NULL, CG_NO_IP, NULL, 0, 1, 1), -EINVAL, "no graph");
+	is_int(callgraph_settle(NULL), -EINVAL, "settle: no graph");
+	is_u64(callgraph_total_samples(soon), 3000, "refusals add nothing");
+	callgraph_free(now);
+	callgraph_free(soon);
+}
+
 int main(void)
 {
+	test_soon();
 	test_task_memo();
 	test_ids();
 	test_merge_and_intern();
