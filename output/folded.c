@@ -267,11 +267,6 @@ static void put_line(FILE *fp, const char *key, uint64_t count)
 	fwrite(p, 1, (size_t)(digits + sizeof(digits) - p), fp);
 }
 
-static int line_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct str_sum *)a)->key, ((const struct str_sum *)b)->key);
-}
-
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 {
 	struct frame_texts texts[2] = { 0 };
@@ -292,8 +287,7 @@ int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 	}
 	if (!err) {
 		/* Sorting the sums array itself breaks its index, which is not used again. */
-		if (lines.nr > 1)
-			qsort(lines.v, lines.nr, sizeof(*lines.v), line_cmp);
+		str_sums_sort(lines.v, lines.nr);
 		for (i = 0; i < lines.nr; i++)
 			put_line(fp, lines.v[i].key, lines.v[i].value);
 		if (ferror(fp))

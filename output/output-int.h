@@ -152,6 +152,13 @@ struct str_sums {
 
 /* Add @value to the sum of the @len-byte key @key (created at 0). 0 or -ENOMEM. */
 int str_sums_add(struct str_sums *s, const char *key, size_t len, uint64_t value);
+/*
+ * Sort @v[0..n) by key, bytewise (strcmp's order: Perl's `sort`) (str-sort.c). The array of a
+ * struct str_sums can be sorted in place once no more keys are added: its index is not used again.
+ */
+void str_sums_sort(struct str_sum *v, size_t n);
+/* The same, recursing into smaller and larger parts at most @max_depth deep, then qsort(). */
+void str_sums_sort_bounded(struct str_sum *v, size_t n, unsigned int max_depth);
 void str_sums_release(struct str_sums *s);
 
 /* ---- string building ---------------------------------------------------------------------- */

@@ -36,7 +36,10 @@ static int prename_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
 		return -EPROTO;	/* only DWARF recordings have them, and are not named ahead */
 	r->gen = frame_cache_gen(&r->frames_seen, st->pid);
 	r->kgen = frame_cache_gen(&r->frames_seen, -1);
-	/* independent lookups: start loading their slots together */
+	/*
+	 * Independent lookups: start loading their slots together (mostly loaded already, while
+	 * the stack before was named: prename_ahead; not for a batch's first stack).
+	 */
 	for (uint32_t i = 0; i < st->nr; i++) {
 		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			cpumode = pipe_context_cpumode(chain[i]);
@@ -79,9 +82,28 @@ static int prename_record(void *r, const struct pipe_record *rec, const char *bo
 	return resolver_apply_map_record(r, rec, body);
 }
 
+/*
+ * The frame cache slots of the next stack's user frames, loading while this one is named: the
+ * prefetches of a stack's own slots just before it is named left its first lookup waiting for
+ * memory (68% of resolver_user_nframe's samples on make -B, 8% of all): with these as well,
+ * the naming functions' samples went down by 8%.
+ */
+static void prename_ahead(void *arg, const struct pipe_stack *st, const uint64_t *chain)
+{
+	struct resolver *r = arg;
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+
+	for (uint32_t i = 0; i < st->nr; i++) {
+		if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			cpumode = pipe_context_cpumode(chain[i]);
+		else if (cpumode == PERF_RECORD_MISC_USER)
+			__builtin_prefetch(frame_cache_slot(&r->frames_seen, st->pid, chain[i]));
+	}
+}
+
 int resolver_prename(struct resolver *r, uint64_t *w, size_t nr)
 {
-	return pipe_batch_walk(w, nr, prename_stack, prename_record, r);
+	return pipe_batch_walk_ahead(w, nr, prename_stack, prename_record, prename_ahead, r);
 }
 
 /*

@@ -308,6 +308,16 @@ int pipe_batch_walk(uint64_t *w, size_t nr,
 		    int (*record)(void *arg, const struct pipe_record *rec, const char *body),
 		    void *arg);
 /*
+ * The same, calling @ahead with the next message before @stack when that is a stack too
+ * (PIPE_STACK), for the caller to start loading what the next stack will need.
+ */
+int pipe_batch_walk_ahead(uint64_t *w, size_t nr,
+			  int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
+			  int (*record)(void *arg, const struct pipe_record *rec, const char *body),
+			  void (*ahead)(void *arg, const struct pipe_stack *st,
+					const uint64_t *chain),
+			  void *arg);
+/*
  * A batch @consume kept, done with: to the queue's spares (emptied), which the producer's
  * pushes take, so that its memory is reused; freed when there are enough spares. @b is left
  * zeroed.

@@ -30,10 +30,27 @@ uint64_t *pipe_batch_grow(struct pipe_batch *b, size_t words)
 	return w + b->nr;
 }
 
-int pipe_batch_walk(uint64_t *w, size_t nr,
-		    int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
-		    int (*record)(void *arg, const struct pipe_record *rec, const char *body),
-		    void *arg)
+/* The stack message at @w[at] when there is one whole before @nr, else NULL. */
+static struct pipe_stack *stack_at(uint64_t *w, size_t at, size_t nr)
+{
+	struct pipe_stack *st;
+	uint32_t type;
+
+	if (at + sizeof(*st) / 8 > nr)
+		return NULL;
+	memcpy(&type, &w[at], sizeof(type));
+	st = (void *)&w[at];
+	if (type != PIPE_STACK || at + sizeof(*st) / 8 + st->nr > nr)
+		return NULL;
+	return st;
+}
+
+int pipe_batch_walk_ahead(uint64_t *w, size_t nr,
+			  int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
+			  int (*record)(void *arg, const struct pipe_record *rec, const char *body),
+			  void (*ahead)(void *arg, const struct pipe_stack *st,
+					const uint64_t *chain),
+			  void *arg)
 {
 	size_t at = 0;
 	int ret = 0;
@@ -43,12 +60,16 @@ int pipe_batch_walk(uint64_t *w, size_t nr,
 
 		memcpy(&type, &w[at], sizeof(type));
 		if (type == PIPE_STACK || type == PIPE_UNWIND) {
-			struct pipe_stack *st = (void *)&w[at];
+			struct pipe_stack *st = (void *)&w[at], *next;
+			size_t words;
 
 			at += sizeof(*st) / 8;
+			words = type == PIPE_UNWIND ? unwind_msg_words(st, &w[at]) : st->nr;
+			if (ahead && (next = stack_at(w, at + words, nr)))
+				ahead(arg, next, (const uint64_t *)(next + 1));
 			/* the registers and stack copy after an unwind message's chain go along */
 			ret = stack(arg, st, &w[at]);
-			at += type == PIPE_UNWIND ? unwind_msg_words(st, &w[at]) : st->nr;
+			at += words;
 		} else {
 			const struct pipe_record *rec = (const void *)&w[at];
 
@@ -58,6 +79,14 @@ int pipe_batch_walk(uint64_t *w, size_t nr,
 		}
 	}
 	return ret;
+}
+
+int pipe_batch_walk(uint64_t *w, size_t nr,
+		    int (*stack)(void *arg, struct pipe_stack *st, uint64_t *chain),
+		    int (*record)(void *arg, const struct pipe_record *rec, const char *body),
+		    void *arg)
+{
+	return pipe_batch_walk_ahead(w, nr, stack, record, NULL, arg);
 }
 
 void pipe_batch_release(struct pipe_batch *b)

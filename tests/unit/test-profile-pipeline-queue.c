@@ -203,8 +203,101 @@ static void test_waiting_bound(void)
 	   waiting, bytes);
 }
 
+/* ---- walking a batch, looking one stack ahead ------------------------------------------- */
+
+struct walk_log {
+	char	text[256];
+};
+
+static void log_put(struct walk_log *l, const char *what, uint64_t id)
+{
+	size_t len = strlen(l->text);
+
+	snprintf(l->text + len, sizeof(l->text) - len, "%s%llu ", what, (unsigned long long)id);
+}
+
+/* A stack's id is its ip; a record's, its rec_type. */
+static int walk_stack(void *arg, struct pipe_stack *st, uint64_t *chain)
+{
+	(void)chain;
+	log_put(arg, "S", st->ip);
+	return 0;
+}
+
+static int walk_record(void *arg, const struct pipe_record *rec, const char *body)
+{
+	(void)body;
+	log_put(arg, "R", rec->rec_type);
+	return 0;
+}
+
+static void walk_ahead(void *arg, const struct pipe_stack *st, const uint64_t *chain)
+{
+	/* the chain given is the stack's own: its first word is the ip + 100 (put_stack) */
+	log_put(arg, "A", st->nr ? chain[0] - 100 : st->ip);
+}
+
+static void put_stack(struct pipe_batch *b, uint64_t ip, uint32_t nr)
+{
+	struct pipe_stack st = { .type = PIPE_STACK, .nr = nr, .ip = ip };
+	uint64_t *w = pipe_batch_room(b, sizeof(st) / 8 + nr);
+
+	if (!w)
+		return;
+	memcpy(w, &st, sizeof(st));
+	for (uint32_t i = 0; i < nr; i++)
+		w[sizeof(st) / 8 + i] = ip + 100;
+	b->nr += sizeof(st) / 8 + nr;
+}
+
+static void put_record(struct pipe_batch *b, uint32_t rec_type)
+{
+	struct pipe_record rec = { .type = PIPE_RECORD, .rec_type = rec_type, .body_len = 5 };
+	uint64_t *w = pipe_batch_room(b, sizeof(rec) / 8 + 1);
+
+	if (!w)
+		return;
+	memcpy(w, &rec, sizeof(rec));
+	w[sizeof(rec) / 8] = 0;
+	b->nr += sizeof(rec) / 8 + 1;
+}
+
+/*
+ * The stack after the one being walked is shown first when it is a stack (not a record, not
+ * past the batch's end, not cut short by it), and every message is walked as by
+ * pipe_batch_walk().
+ */
+static void test_walk_ahead(void)
+{
+	struct pipe_batch b = { 0 };
+	struct walk_log l = { "" }, plain = { "" };
+	size_t cut;
+
+	put_stack(&b, 1, 2);
+	put_record(&b, 7);
+	put_stack(&b, 2, 3);
+	put_stack(&b, 3, 0);
+	put_stack(&b, 4, 1);
+	is_int(pipe_batch_walk_ahead(b.w, b.nr, walk_stack, walk_record, walk_ahead, &l), 0,
+	       "walked");
+	is_str(l.text, "S1 R7 A3 S2 A4 S3 S4 ", "each next stack ahead of the one walked");
+	pipe_batch_walk(b.w, b.nr, walk_stack, walk_record, &plain);
+	is_str(plain.text, "S1 R7 S2 S3 S4 ", "the same messages without looking ahead");
+	/* the batch ends inside the last stack's chain: that stack is not shown ahead */
+	cut = b.nr - 1;
+	memset(&l, 0, sizeof(l));
+	pipe_batch_walk_ahead(b.w, cut, walk_stack, walk_record, walk_ahead, &l);
+	is_str(l.text, "S1 R7 A3 S2 S3 S4 ", "a stack cut by the batch's end is not shown ahead");
+	/* nor one whose header is cut */
+	memset(&l, 0, sizeof(l));
+	pipe_batch_walk_ahead(b.w, cut - 2, walk_stack, walk_record, walk_ahead, &l);
+	is_str(l.text, "S1 R7 A3 S2 S3 S4 ", "nor a stack whose header the end cuts");
+	pipe_batch_release(&b);
+}
+
 int main(void)
 {
+	test_walk_ahead();
 	test_order();
 	test_keep_and_drain();
 	test_consumer_fails();
