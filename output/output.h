@@ -14,6 +14,10 @@
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Writers only write
  * to the FILE * they are given.
+ *
+ * Threading: nothing is locked and nothing is shared between graphs. One thread at a time adds
+ * to or reads a graph; a read may first add the stacks callgraph_add_ids_soon() kept, so two
+ * threads that read one graph at once call callgraph_settle() before.
  */
 #ifndef KPROF_OUTPUT_H
 #define KPROF_OUTPUT_H
