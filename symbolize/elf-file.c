@@ -8,8 +8,10 @@
  *
  * C++ (and other) names are demangled as perf 6.1 does (demangle.c), when first handed out.
  *
- * A file is reported at address 0 in a Dwfl of its own, read, and closed again (names copied), so
- * every process mapping it shares one table and no file descriptor stays open per file:
+ * A file is reported at address 0 in a Dwfl of its own, read, and closed again, so every process
+ * mapping it shares one table and no libdwfl state stays per file. The names of the file's own
+ * symbol table are read again from the file when a profile first uses them (names-file.c);
+ * others (a separate debug file's, .gnu_debugdata's, an in-memory image's) are copied:
  * a runtime address becomes a file offset through the mapping, then an address in the file
  * through its PT_LOAD headers.
  */
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbolize/symbolize-int.h"
@@ -34,6 +37,17 @@ struct sym_load {
 	Dwfl		*dwfl;
 	Dwfl_Module	*mod;
 	int		memfd;		/* backing an in-memory image, else -1 */
+	struct stat	st;		/* the reported file, when it was opened */
+};
+
+/*
+ * The string table of the main file's symbol table, as libdwfl loaded it: its bytes while the
+ * file is open, and where they are in the file.
+ */
+struct strtab_bytes {
+	const char	*base;		/* NULL: none whose names can be read again */
+	size_t		len;
+	uint64_t	off;
 };
 
 static char *debuginfo_path;	/* NULL: libdwfl's default (.debug, /usr/lib/debug) */
@@ -199,10 +213,55 @@ static void fetch_sym(Dwfl_Module *mod, int i, struct raw_sym *r)
 		__builtin_prefetch(r->name);
 }
 
-static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
+/*
+ * The string table of @elf's symbol table as libdwfl's find_symtab picks it (the .symtab, else
+ * the .dynsym), when its names can be read again from the file: a section of the file, not
+ * compressed, loaded whole. libdwfl has read it already: elf_getdata() returns that copy.
+ */
+static void main_strtab(Elf *elf, struct strtab_bytes *out)
+{
+	Elf_Scn *scn = NULL, *sym = NULL, *str;
+	GElf_Shdr shdr;
+	Elf_Data *d;
+
+	out->base = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_type == SHT_SYMTAB) {
+			sym = scn;
+			break;
+		}
+		if (shdr.sh_type == SHT_DYNSYM && !sym)
+			sym = scn;
+	}
+	if (!sym || !gelf_getshdr(sym, &shdr) || !(str = elf_getscn(elf, shdr.sh_link)) ||
+	    !gelf_getshdr(str, &shdr) || shdr.sh_type != SHT_STRTAB ||
+	    (shdr.sh_flags & SHF_COMPRESSED) || shdr.sh_type == SHT_NOBITS)
+		return;
+	d = elf_getdata(str, NULL);
+	if (!d || !d->d_buf || d->d_size != shdr.sh_size)
+		return;
+	*out = (struct strtab_bytes){ .base = d->d_buf, .len = d->d_size, .off = shdr.sh_offset };
+}
+
+static bool in_strtab(const struct strtab_bytes *b, const char *name)
+{
+	return b->base && (uintptr_t)name >= (uintptr_t)b->base &&
+	       (uintptr_t)name - (uintptr_t)b->base < b->len;
+}
+
+/*
+ * The symbols libdwfl gives, filtered and finished. Names in @main's string table (the main
+ * file's, when it can be read again: see load_locked) are kept where libdwfl loaded them, to
+ * be made lazy once the table is finished; the others are copied now.
+ */
+static int read_symbols(struct elf_syms *e, Dwfl_Module *mod, Elf *main_elf,
+			struct strtab_bytes *main)
 {
 	struct raw_sym ring[NAMES_AHEAD];
 	int n = dwfl_module_getsymtab(mod);
+	bool main_seen = false;
 
 	/*
 	 * Every symbol of the file at most (perf keeps fewer): pages of the room never used are
@@ -223,20 +282,26 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod)
 			note_marker(e, name, r.addr);
 		if (!perf_keeps(&r.sym, name, r.shndx, r.elf))
 			continue;
+		/* the main file's table is only looked up when its symbols are met */
+		if (main && !main_seen && r.elf == main_elf) {
+			main_strtab(main_elf, main);
+			main_seen = true;
+		}
 		/*
-		 * Copied (the file is closed once the table is built) but neither interned nor
-		 * demangled: that is done for the few symbols a profile hits (sym_entry_name).
+		 * Neither interned nor demangled: that is done for the few symbols a profile hits
+		 * (sym_entry_name).
 		 */
-		name = sym_strpool_copy(&e->names, name);
-		if (!name)
-			return -ENOMEM;
+		if (!main || !in_strtab(main, name)) {
+			name = sym_strpool_copy(&e->names, name);
+			if (!name)
+				return -ENOMEM;
+		}
 		if (symtab_add(&e->tab, r.addr, r.sym.st_size, GELF_ST_BIND(r.sym.st_info), name,
 			       NULL))
 			return -ENOMEM;
 		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(name);
 	}
-	symtab_finish(&e->tab, false);
-	return 0;
+	return symtab_finish(&e->tab, false);
 }
 
 static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
@@ -263,13 +328,12 @@ static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
  * .plt section's file offset after a header of one entry (x86_64), sh_entsize apart. Like perf,
  * added after the end fix-ups.
  */
-static int synthesize_plt(struct elf_syms *e, Elf *elf)
+static int synthesize_plt(struct elf_syms *e, Elf *elf, const struct strtab_bytes *main)
 {
 	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr;
 	Elf_Scn *rel = section_by_name(elf, ".rela.plt", &rel_shdr), *dynsym;
 	Elf_Data *rels, *syms;
 	uint64_t start;
-	char buf[512];
 
 	if (!rel)
 		rel = section_by_name(elf, ".rel.plt", &rel_shdr);
@@ -288,8 +352,6 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		GElf_Rel r;
 		GElf_Sym sym;
 		const char *sname;
-		char *name;
-		size_t len;
 		uint64_t info;
 
 		if (rel_shdr.sh_type == SHT_RELA && gelf_getrela(rels, (int)i, &rela))
@@ -303,16 +365,12 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		sname = elf_strptr(elf, dynsym_shdr.sh_link, sym.st_name);
 		if (!sname)
 			break;
-		/* "NAME@plt", demangled when a profile hits it (sym_entry_demangled) */
-		len = strlen(sname);
-		name = len + 5 <= sizeof(buf) ? buf : malloc(len + 5);
-		if (!name)
-			return -ENOMEM;
-		memcpy(name, sname, len);
-		memcpy(name + len, "@plt", 5);
-		sname = sym_strpool_copy(&e->names, name);
-		if (name != buf)
-			free(name);
+		/*
+		 * NAME, shown as "NAME@plt" (sym_entry_demangled); lazy when .dynstr is the string
+		 * table of the symbols (a stripped file), else copied.
+		 */
+		if (!main || !in_strtab(main, sname))
+			sname = sym_strpool_copy(&e->names, sname);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))
 			return -ENOMEM;
@@ -320,8 +378,7 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf)
 		e->tab.v[e->tab.nr - 1].mangled = sym_maybe_mangled(sname);
 		start += plt_shdr.sh_entsize;
 	}
-	symtab_sort(&e->tab);
-	return 0;
+	return symtab_sort(&e->tab);
 }
 
 static int read_segments(struct elf_syms *e, Dwfl_Module *mod)
@@ -384,6 +441,10 @@ static int report_file(struct sym_load *l, const char *path)
 	fd = open_regular(path);
 	if (fd < 0)
 		return fd;
+	if (fstat(fd, &l->st)) {
+		close(fd);
+		return -errno;
+	}
 	dwfl_report_begin(l->dwfl);
 	l->mod = dwfl_report_elf(l->dwfl, path, path, fd, 0, false);
 	dwfl_report_end(l->dwfl, NULL, NULL);
@@ -394,10 +455,26 @@ static int report_file(struct sym_load *l, const char *path)
 	return 0;
 }
 
+/*
+ * The finished table's names in the main file's string table are read from the file when first
+ * used (names-file.c); without memory for that, copied. Before the file is closed.
+ */
+static int names_lazy(struct elf_syms *e, const char *path, const struct stat *st,
+		      const struct strtab_bytes *main)
+{
+	struct sym_names_file *f;
+
+	if (!main->base)
+		return 0;
+	f = names_file_new(path, st, main->off, main->len);
+	return symtab_names_lazy(&e->tab, f, main->base, main->len, &e->names);
+}
+
 static int load_locked(struct elf_syms *e, const char *path, const void *image,
 		       size_t image_len, const uint8_t *want_id, size_t want_len)
 {
 	struct sym_load *l = calloc(1, sizeof(*l));
+	struct strtab_bytes main = { NULL, 0, 0 };
 	char fdpath[64];
 	int err;
 
@@ -424,12 +501,16 @@ static int load_locked(struct elf_syms *e, const char *path, const void *image,
 		goto fail;
 	}
 	err = read_segments(e, l->mod);
-	if (!err)
-		err = read_symbols(e, l->mod);
-	if (!err && e->tab.nr) {
+	if (!err) {
 		Dwarf_Addr bias;
+		Elf *elf = dwfl_module_getelf(l->mod, &bias);
 
-		err = synthesize_plt(e, dwfl_module_getelf(l->mod, &bias));
+		/* an image's memfd is closed with it: its names are copied */
+		err = read_symbols(e, l->mod, elf, image ? NULL : &main);
+		if (!err && e->tab.nr)
+			err = synthesize_plt(e, elf, image ? NULL : &main);
+		if (!err && e->tab.nr)
+			err = names_lazy(e, path, &l->st, &main);
 	}
 	elf_syms_reading_symbols(false);
 	if (err)
@@ -534,8 +615,7 @@ static int read_kmod_symbols(struct elf_syms *e, Elf *elf, size_t text, const GE
 		}
 		break;
 	}
-	symtab_finish(&e->tab, false);
-	return 0;
+	return symtab_finish(&e->tab, false);
 }
 
 /*

@@ -199,11 +199,12 @@ int kallsyms_load(struct kallsyms *k, const char *path, struct sym_strpool *pool
 		return -errno;
 	err = kallsyms_read(k, fd, pool);
 	close(fd);
+	if (!err)
+		err = symtab_finish(&k->tab, true);
 	if (err) {
 		kallsyms_release(k);
 		return err;
 	}
-	symtab_finish(&k->tab, true);
 	drop_entry_trampoline(&k->tab);
 	return 0;
 }

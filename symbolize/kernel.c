@@ -43,7 +43,7 @@ static void drop_padding(struct symtab *t)
 	size_t out = 0;
 
 	for (size_t i = 0; i < t->nr; i++)
-		if (!sym_is_padding(t->v[i].name))
+		if (!t->v[i].padding)
 			t->v[out++] = t->v[i];
 	t->nr = out;
 }
@@ -257,12 +257,12 @@ int kernel_set_module_build_id(struct kernel_syms *k, const char *filename, cons
 	return 0;
 }
 
-static void set_entry(struct cache_entry *e, struct sym_entry *sym, uint64_t addr,
-		      const char *dso, struct sym_strpool *pool)
+static void set_entry(struct cache_entry *e, const struct symtab *t, struct sym_entry *sym,
+		      uint64_t addr, const char *dso, struct sym_strpool *pool)
 {
 	e->rc = 0;
 	e->dso = dso;
-	e->sym = sym ? sym_entry_name(sym, pool) : NULL;
+	e->sym = sym ? sym_entry_name(t, sym, pool) : NULL;
 	e->sym_off = sym && e->sym ? addr - sym->start : 0;
 }
 
@@ -276,15 +276,15 @@ static void resolve_in_kernel_map(struct kernel_syms *k, uint64_t addr, struct c
 
 	if (!k->have_vmlinux) {
 		sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
-		set_entry(e, sym && !sym->dso ? sym : NULL, addr, dso, pool);
+		set_entry(e, &k->ksyms.tab, sym && !sym->dso ? sym : NULL, addr, dso, pool);
 		return;
 	}
 	if (k->vmlinux.tab.nr) {
-		set_entry(e, symtab_find(&k->vmlinux.tab, link), link, dso, pool);
+		set_entry(e, &k->vmlinux.tab, symtab_find(&k->vmlinux.tab, link), link, dso, pool);
 		return;
 	}
 	/* a vmlinux without symbols: DWARF subprogram names */
-	set_entry(e, NULL, addr, dso, pool);
+	set_entry(e, NULL, NULL, addr, dso, pool);
 	name = elf_syms_dwarf_name(&k->vmlinux, link, &start);
 	if (name && !sym_is_padding(name)) {
 		e->sym = sym_strpool_intern(pool, name);
@@ -332,7 +332,7 @@ void kernel_resolve(struct kernel_syms *k, uint64_t addr, struct cache_entry *e,
 	sym = k->have_kallsyms ? symtab_find(&k->ksyms.tab, addr) : NULL;
 	/* no module maps recorded: kallsyms says which module an address is in */
 	if (!k->modules.nr && sym && sym->dso) {
-		set_entry(e, sym, addr, sym->dso, pool);
+		set_entry(e, &k->ksyms.tab, sym, addr, sym_entry_dso(&k->ksyms.tab, sym), pool);
 		return;
 	}
 	e->rc = -ENOENT;

@@ -91,8 +91,8 @@ static const char *first_symbol_name(struct symtab *t, const char *name,
 				     struct sym_strpool *pool)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (t->v[i].dso == name)
-			return sym_entry_name(&t->v[i], pool);
+		if (sym_entry_dso(t, &t->v[i]) == name)
+			return sym_entry_name(t, &t->v[i], pool);
 	return NULL;
 }
 
@@ -101,6 +101,7 @@ void kmod_resolve(struct kernel_syms *k, const struct sym_map *m, uint64_t addr,
 {
 	struct kmod *km = m->kmod;
 	struct sym_entry *sym = NULL;
+	const struct symtab *tab = NULL;
 	uint64_t at = addr;
 
 	if (km->state == KMOD_UNCHECKED)
@@ -113,15 +114,17 @@ void kmod_resolve(struct kernel_syms *k, const struct sym_map *m, uint64_t addr,
 	if (km->state == KMOD_ELF) {
 		/* the map starts with .text (its file offset is perf's pgoff, not ours) */
 		at = addr - m->start;
-		sym = symtab_find(&km->elf.tab, at);
+		tab = &km->elf.tab;
+		sym = symtab_find(tab, at);
 	} else if (km->state == KMOD_KALLSYMS) {
-		sym = symtab_find(&k->ksyms.tab, addr);
-		if (sym && sym->dso != km->name)
+		tab = &k->ksyms.tab;
+		sym = symtab_find(tab, addr);
+		if (sym && sym_entry_dso(tab, sym) != km->name)
 			sym = NULL;
 	}
 	e->rc = 0;
 	e->dso = m->dso;
-	e->sym = sym ? sym_entry_name(sym, pool) : NULL;
+	e->sym = sym ? sym_entry_name(tab, sym, pool) : NULL;
 	e->sym_off = sym && e->sym ? at - sym->start : 0;
 }
 

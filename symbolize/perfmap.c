@@ -35,6 +35,5 @@ int perfmap_load(struct symtab *t, char **buf, const char *path)
 		}
 		p = eol + 1;
 	}
-	symtab_sort(t);
-	return 0;
+	return symtab_sort(t);
 }

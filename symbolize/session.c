@@ -39,6 +39,8 @@ struct sym_file {
 	 * taken over by the session's file of that path when it is first loaded.
 	 */
 	bool		shadow, taken;
+	/* its key in the session's cache: 2 * (its number among the files), never 0 */
+	uint32_t	cache_id;
 };
 
 struct sym_session {
@@ -68,15 +70,23 @@ struct sym_session {
 	bool			early_inited;
 };
 
-const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool)
+const char *sym_entry_name(const struct symtab *t, struct sym_entry *e, struct sym_strpool *pool)
 {
+	const char *name, *interned;
 	char *owned;
 
-	if (!e->interned) {
-		e->interned = sym_strpool_intern(pool, sym_entry_demangled(e, &owned));
-		free(owned);
-	}
-	return e->interned;
+	if (e->named)
+		return e->name;
+	name = sym_entry_demangled(t, e, &owned);
+	interned = name ? sym_strpool_intern(pool, name) : NULL;
+	free(owned);
+	if (!interned)
+		return NULL;
+	/* the entry keeps the name it hands out: a table has no room for a second pointer */
+	e->name = interned;
+	e->lazy = false;
+	e->named = true;
+	return interned;
 }
 
 struct sym_session *sym_session_new(const struct sym_opts *opts)
@@ -170,12 +180,16 @@ static struct sym_file *file_get(struct ptr_table *t, const char *path)
 	i = ptr_table_slot(t, hash_ptr(path), same_path, path);
 	if (t->slots[i])
 		return t->slots[i];
+	/* its cache id must fit (see cache_id) */
+	if (t->nr >= INT32_MAX)
+		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->path = path;
 	t->slots[i] = f;
 	t->nr++;
+	f->cache_id = (uint32_t)t->nr * 2;
 	return f;
 }
 
@@ -557,7 +571,7 @@ static void note_plt_shadow(struct sym_session *s, const struct sym_file *f, con
 	if (!by || !stub)
 		return;
 	if (!s->stats.plt_shadowed) {
-		s->stats.first_plt_shadow = sym_entry_name(by, &s->pool);
+		s->stats.first_plt_shadow = sym_entry_name(&f->elf.tab, by, &s->pool);
 		if (!s->stats.first_plt_shadow)
 			return;	/* out of memory: not counted, rather than said without names */
 		s->stats.first_plt_stub = stub;
@@ -588,7 +602,10 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 	if (f->elf.tab.nr) {
 		sym = symtab_find(&f->elf.tab, vaddr);
 		if (sym) {
-			e->sym = sym_entry_name(sym, &s->pool);
+			e->sym = sym_entry_name(&f->elf.tab, sym, &s->pool);
+			/* a name still to be read is one that could not be (not ENOMEM) */
+			if (!e->sym && sym->lazy && !s->stats.names_unread++)
+				s->stats.first_names_unread = f->path;
 			e->sym_off = vaddr - sym->start;
 			e->sym_id = sym->start;
 			if (sym->plt)
@@ -608,11 +625,11 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 			struct sym_result *out)
 {
 	const struct sym_map *m = NULL;
-	const struct cache_slot *e;
-	const void *obj;
+	struct cache_res *e;
 	struct cache_entry fill;
 	struct sym_proc *p;
-	uint64_t off;
+	uint64_t off, sym_off;
+	uint32_t obj;
 
 	s->stats.resolves++;
 	out->sym = NULL;
@@ -622,7 +639,11 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 	out->dso_addr = addr;
 	out->owner = NULL;
 	if (kernel) {
-		obj = (const void *)(s->kernel_gen * 2 + 1);
+		/*
+		 * The kernel's answers are good for its map generation: odd ids (files have
+		 * even ones); after 2^31 kernel map changes an id is that of an old one.
+		 */
+		obj = (uint32_t)(s->kernel_gen * 2 + 1);
 		off = addr;
 	} else {
 		p = procs_find(&s->procs, pid);
@@ -632,9 +653,9 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 		/* JIT maps hold addresses, files are keyed by offset (perf's map_ip) */
 		off = m->file->perf_map ? addr : addr - m->start + m->pgoff;
 		out->dso_addr = off;
-		obj = m->file;
+		obj = m->file->cache_id;
 	}
-	e = cache_find(&s->cache, obj, off);
+	e = cache_find(&s->cache, obj, off, &sym_off);
 	if (e) {
 		s->stats.cache_hits++;
 	} else {
@@ -643,21 +664,21 @@ int sym_session_resolve(struct sym_session *s, pid_t pid, uint64_t addr, bool ke
 			kernel_resolve(&s->kernel, addr, &fill, &s->pool);
 		else
 			file_resolve(s, m->file, off, &fill);
-		e = cache_add(&s->cache, obj, off, &fill);
+		e = cache_add(&s->cache, obj, off, &fill, &sym_off);
 		if (!e)
 			return -ENOMEM;
 		s->stats.lookups++;
 	}
 	/* a failed intern leaves the name out rather than handing out NULL as a dso */
-	out->dso = e->res->dso ? e->res->dso : s->unknown;
-	out->sym = e->res->sym;
-	out->sym_start = e->res->sym ? addr - e->sym_off : 0;
+	out->dso = e->dso ? e->dso : s->unknown;
+	out->sym = e->sym;
+	out->sym_start = e->sym ? addr - sym_off : 0;
 	/* a file's symbols are identified in the file; the kernel has one address space */
-	out->sym_id = !e->res->sym ? 0 : kernel ? out->sym_start : e->res->sym_id;
+	out->sym_id = !e->sym ? 0 : kernel ? out->sym_start : e->sym_id;
 	/* a kernel symbol's identity is its address (above), not the interned answer's */
 	if (!kernel)
-		out->owner = &e->res->owner;
-	return e->res->rc;
+		out->owner = &e->owner;
+	return e->rc;
 }
 
 int session_map_file(struct sym_session *s, pid_t pid, uint64_t addr, struct map_file *out)

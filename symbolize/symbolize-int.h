@@ -3,6 +3,7 @@
  * symbolize-int.h - the pieces behind symbolize.h, private to symbolize/.
  *
  *   strpool.c   interned strings: one pointer per distinct name, freed with the session
+ *   names-file.c  an ELF file's symbol names, read from the file when first used
  *   demangle.c  C++/Rust/D names demangled like perf 6.1, on first use
  *   symtab.c    a sorted symbol table with perf's end fix-ups, duplicate choice and lookup
  *   kallsyms.c  a kallsyms text into a symtab (read by chunks, kept names in one pool)
@@ -75,6 +76,28 @@ const char *sym_strpool_intern(struct sym_strpool *p, const char *s);
 const char *sym_strpool_copy(struct sym_strpool *p, const char *s);
 void sym_strpool_release(struct sym_strpool *p);
 
+/* ---- names-file.c ---------------------------------------------------------------------------- */
+struct stat;
+struct sym_names_file;
+/* The table is read by blocks of this many bytes, each when a name in it is first used. */
+#define NAMES_BLOCK	4096
+/*
+ * The string table at [@off, @off + @len) of the file @path, which is @st now: names are read
+ * from it by their offset in the table. NULL with errno (ENOMEM, EINVAL: not inside @st's size).
+ */
+struct sym_names_file *names_file_new(const char *path, const struct stat *st, uint64_t off,
+				      uint64_t len);
+/*
+ * The name at @at in the table: in the file's blocks (good until names_file_free()), or, when
+ * it spans two, malloc'd into *@owned (free it). NULL when it cannot be read: the file changed
+ * since (names_file_changed()), a read failed, no NUL before the table's end, ENOMEM. One
+ * thread at a time per file.
+ */
+const char *names_file_read(struct sym_names_file *f, uint64_t at, char **owned);
+/* True once the file was found to be another than when the table was loaded. NULL-safe. */
+bool names_file_changed(const struct sym_names_file *f);
+void names_file_free(struct sym_names_file *f);	/* NULL-safe */
+
 /* ---- demangle.c ------------------------------------------------------------------------------ */
 /* False when cplus_demangle() would certainly leave @name as it is (not mangled). */
 bool sym_maybe_mangled(const char *name);
@@ -82,24 +105,40 @@ bool sym_maybe_mangled(const char *name);
 char *sym_demangle(const char *name);
 
 /* ---- symtab.c -------------------------------------------------------------------------------- */
+/*
+ * 32 bytes: a make -B profile loads ~140K symbols from ~80 files and kallsyms' ~70K, and every
+ * byte of a table is memory a run touches fresh (docs/report.md).
+ */
 struct sym_entry {
 	uint64_t	start, end;	/* [start, end); end == start: exactly start (perf) */
-	const char	*name;		/* borrowed from the table's owner (buffer, libelf data) */
-	const char	*interned;	/* the pool's copy, filled on first use */
-	const char	*dso;		/* interned "[mod]" for module symbols, NULL otherwise */
-	uint32_t	order;		/* input order: equal starts keep it, like perf's rbtree */
+	union {
+		/*
+		 * Borrowed from the table's owner (buffer, pool, libelf data while loading); once
+		 * @named, the name handed out (sym_entry_name: interned, demangled).
+		 */
+		const char	*name;
+		uint64_t	name_at;	/* @lazy: its offset in the table's names file */
+	};
+	uint16_t	dso;		/* module symbols: 1 + index in the table's dsos, else 0 */
 	uint8_t		binding;	/* STB_LOCAL, STB_GLOBAL, STB_WEAK */
-	bool		sized;		/* the end was given, not fixed up */
+	bool		sized : 1;	/* the end was given, not fixed up */
 	/*
-	 * @name is as the file has it and may be mangled: the name perf shows is
+	 * The name is as the file has it and may be mangled: the name perf shows is
 	 * sym_demangle(name) when that is not NULL (see sym_entry_name, sym_entry_demangled).
 	 */
-	bool		mangled;
+	bool		mangled : 1;
 	/*
-	 * A synthesized "NAME@plt": @name is that text, @mangled says whether NAME may be, and
-	 * the name shown is perf's "%s@plt" of NAME demangled (in 1024 bytes), made on first use.
+	 * A synthesized PLT stub of NAME: @name is NAME (the stub's target in .dynsym), @mangled
+	 * says whether it may be, and the name shown is perf's "%s@plt" of NAME demangled (in 1024
+	 * bytes), made on first use.
 	 */
-	bool		plt;
+	bool		plt : 1;
+	/* The name is read from the table's names file when first used (symtab_names_lazy). */
+	bool		lazy : 1;
+	/* @name is the name shown, interned: sym_entry_name() was here. */
+	bool		named : 1;
+	/* A __pfx_/__cfi_ padding symbol (sym_is_padding), known without reading a lazy name. */
+	bool		padding : 1;
 };
 /* A start whose symbols binutils names otherwise than perf (symtab.c note_alias). */
 struct sym_alias {
@@ -112,22 +151,39 @@ struct symtab {
 	size_t			nr, alloc;
 	struct sym_alias	*aliases;	/* by start */
 	size_t			nr_aliases, alloc_aliases;
+	struct sym_names_file	*names;		/* where @lazy names are read, or NULL; owned */
+	const char		**dsos;		/* the module names of sym_entry.dso (borrowed) */
+	size_t			nr_dsos;
+	uint16_t		*dso_slots;	/* index of dsos by pointer: 1 + index, 0 empty */
+	size_t			dso_mask;
 };
+/* @e's module name (interned "[mod]", as given to symtab_add), NULL for a kernel symbol. */
+static inline const char *sym_entry_dso(const struct symtab *t, const struct sym_entry *e)
+{
+	return e->dso ? t->dsos[e->dso - 1] : NULL;
+}
 /*
  * Room for @nr symbols in all, allocated at once: a large table grown by doubling copies every
  * entry again, and faults in its pages twice. 0 or -ENOMEM.
  */
 int symtab_reserve(struct symtab *t, size_t nr);
-/* Append a symbol (@len 0 = unknown size, fixed up by symtab_finish). 0 or -ENOMEM. */
+/*
+ * Append a symbol (@len 0 = unknown size, fixed up by symtab_finish), of module @dso (kallsyms;
+ * at most 65535 distinct ones) or none. 0 or -ENOMEM.
+ */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	       const char *name, const char *dso);
 /*
  * Sort, then give zero-sized symbols an end (perf's symbols__fixup_end, @kallsyms selecting its
  * kernel/module boundary rule) and keep one symbol per start (symbols__fixup_duplicate).
+ * 0 or -ENOMEM (the table is as it was).
  */
-void symtab_finish(struct symtab *t, bool kallsyms);
-/* Only sort (perf keeps a JIT map's symbols as written). */
-void symtab_sort(struct symtab *t);
+int symtab_finish(struct symtab *t, bool kallsyms);
+/*
+ * Only sort (perf keeps a JIT map's symbols as written): by start, equal starts in the order
+ * they were added. 0 or -ENOMEM (the table is as it was).
+ */
+int symtab_sort(struct symtab *t);
 /*
  * The symbol containing @addr, or NULL. When symbols overlap (a label inside a function, its end
  * fixed up to the next symbol), a symbol with its own size wins over fixed-up ones, then the
@@ -150,8 +206,19 @@ void symtab_release(struct symtab *t);
  * it (malloc'd into *@owned when it differs, free it); NULL when bfd names nothing.
  */
 const char *symtab_bfd_name(const struct symtab *t, uint64_t addr, char **owned);
-/* The name as perf shows it: @e's demangled name (malloc'd into *@owned, free it) or its name. */
-const char *sym_entry_demangled(const struct sym_entry *e, char **owned);
+/*
+ * The name as perf shows it: @e's (of table @t) demangled name (malloc'd into *@owned, free
+ * it) or its name. NULL when a lazy name cannot be read (names_file_read()).
+ */
+const char *sym_entry_demangled(const struct symtab *t, const struct sym_entry *e,
+				char **owned);
+/*
+ * Once the table is finished: the names that lie in @names' string table, whose bytes were
+ * loaded at @base (@len bytes), are read from @names when first used, and the alias names
+ * copied into @pool. The table owns @names from then on (also on error). 0 or -ENOMEM.
+ */
+int symtab_names_lazy(struct symtab *t, struct sym_names_file *names, const char *base,
+		      size_t len, struct sym_strpool *pool);
 /* True for the __pfx_/__cfi_ padding symbols in front of kernel functions (skipped). */
 bool sym_is_padding(const char *name);
 
@@ -173,12 +240,13 @@ struct load_seg {
 };
 /*
  * One ELF file's symbols, loaded on first use and shared by every process mapping it. Once the
- * table is built the names are copied and the file closed (a system-wide profile maps thousands
- * of files); only a file without symbols stays open, for DWARF names.
+ * table is built the file is closed (a system-wide profile maps thousands of files): the names
+ * of its own symbol table are read from it again when first used (tab.names), the others were
+ * copied; only a file without symbols stays open, for DWARF names.
  */
 struct elf_syms {
 	struct symtab	tab;		/* in the file's own address space (link addresses) */
-	struct sym_strpool	names;		/* the table's names */
+	struct sym_strpool	names;		/* the table's names that are not lazy */
 	struct load_seg	*segs;		/* PT_LOAD headers, for file offset -> address */
 	size_t		nr_segs;
 	uint64_t	text, etext;	/* _text (else _stext) and _etext, 0 when absent */
@@ -223,35 +291,49 @@ struct cache_entry {
 	uint64_t	sym_id;		/* sym_result.sym_id for files (kernel: from sym_off) */
 	int		rc;
 };
-/* An answer as kept: interned, shared by every address that has it. */
+/*
+ * An answer as kept: interned, shared by every address that has it. The addresses of one symbol
+ * share it with their symbol's start in the key's space (@key_start), from which each one's
+ * offset into the symbol follows.
+ */
 struct cache_res {
 	const char	*sym, *dso;
 	uint64_t	sym_id;
+	uint64_t	key_start;	/* key - offset into the symbol; 0 without a symbol */
 	int		rc;
+	uint32_t	index;		/* its index, which slots hold */
 	void		*owner;		/* the caller's (struct sym_result.owner) */
 };
-/* 32 bytes: the key, the answer, and the address's offset into its symbol. */
+/*
+ * 16 bytes: the key and the index of its answer. A system-wide profile of many short processes
+ * fills ~100K slots, and the naming thread's probes wait on them more than on anything else.
+ */
 struct cache_slot {
-	const void		*obj;	/* key: the file, or the kernel sentinel; NULL: free */
-	uint64_t		addr;	/* key: file offset (user) or address (kernel) */
-	struct cache_res	*res;
-	uint64_t		sym_off;
+	uint64_t	addr;	/* key: file offset (user) or address (kernel) */
+	uint32_t	obj;	/* key: the object (a file, the kernel), 0: free */
+	uint32_t	res;	/* the answer: its index */
 };
 struct cache_res_chunk;
 struct sym_cache {
 	struct cache_slot	*slots;
 	size_t			mask, nr;
 	struct ptr_table	res;		/* the answers (struct cache_res) */
-	struct cache_res_chunk	*chunks;	/* where they live, never moved */
+	struct cache_res_chunk	**chunks;	/* where they live, never moved: by index */
+	size_t			nr_res, alloc_chunks;
 };
-/* The slot of (@obj, @addr), or NULL when it has none yet. */
-const struct cache_slot *cache_find(const struct sym_cache *c, const void *obj, uint64_t addr);
 /*
- * Keep the answer @e for (@obj, @addr), which has none yet. The slot, or NULL on ENOMEM.
- * Slots move when the table grows: a pointer is good until the next cache_add().
+ * The answer kept for (@obj, @addr) (@obj not 0) and, in *@sym_off, the address's offset into
+ * its symbol; NULL when it has none yet. Answers stay where they are until cache_release(); the
+ * caller may write their owner.
  */
-const struct cache_slot *cache_add(struct sym_cache *c, const void *obj, uint64_t addr,
-				   const struct cache_entry *e);
+struct cache_res *cache_find(const struct sym_cache *c, uint32_t obj, uint64_t addr,
+			     uint64_t *sym_off);
+/*
+ * Keep the answer @e for (@obj, @addr), which has none yet: the kept answer (valid until
+ * cache_release()), and @e's offset in *@sym_off; NULL on ENOMEM.
+ */
+struct cache_res *cache_add(struct sym_cache *c, uint32_t obj, uint64_t addr,
+			    const struct cache_entry *e, uint64_t *sym_off);
 void cache_release(struct sym_cache *c);
 
 /* ---- maps.c ---------------------------------------------------------------------------------- */
@@ -395,8 +477,11 @@ void prefetch_take(struct sym_prefetch *p, void *item);
 void prefetch_stop(struct sym_prefetch *p);
 
 /* ---- session.c ------------------------------------------------------------------------------- */
-/* The name to hand out for @e: interned on first use so equal names give equal pointers. */
-const char *sym_entry_name(struct sym_entry *e, struct sym_strpool *pool);
+/*
+ * The name to hand out for @e of table @t: interned on first use so equal names give equal
+ * pointers. NULL on ENOMEM or when a lazy name cannot be read.
+ */
+const char *sym_entry_name(const struct symtab *t, struct sym_entry *e, struct sym_strpool *pool);
 /* What unwind.c needs of the mapping covering an address. Strings owned by the session. */
 struct map_file {
 	uint64_t	start, pgoff;	/* the mapping */

@@ -269,6 +269,13 @@ struct sym_stats {
 	uint64_t	files_stale;	/* of those, rebuilt since the recording (build-id) */
 	const char	*first_stale;	/* the first of them (owned by the session), or NULL */
 	uint64_t	files_from_cache; /* read from perf's build-id cache */
+	/*
+	 * Symbols whose names could not be read back from their file when first used (names are
+	 * read then, not copied when the symbols load): the file was changed or replaced since,
+	 * or a read failed. Their addresses are unnamed. The first such file (owned), or NULL.
+	 */
+	uint64_t	names_unread;
+	const char	*first_names_unread;
 	uint64_t	kernel_symbols;	/* kernel and module symbols in the table in use */
 	bool		kernel_build_id_missing;	/* nothing has the recorded kernel's id */
 	uint64_t	modules_stale;	/* modules loaded now with another build-id (or none),

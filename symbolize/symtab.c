@@ -36,11 +36,81 @@ int symtab_reserve(struct symtab *t, size_t nr)
 	return 0;
 }
 
+static size_t dso_hash(const char *dso)
+{
+	return (size_t)(((uintptr_t)dso >> 3) * 0x9e3779b97f4a7c15ULL >> 20);
+}
+
+/* Room for one more module name: in dsos, and in their index (twice as many slots). */
+static int dso_slots_reserve(struct symtab *t)
+{
+	size_t size = t->dso_mask ? t->dso_mask + 1 : 0, new_size;
+	const char **v;
+	uint16_t *slots;
+
+	if ((t->nr_dsos + 1) * 2 <= size)
+		return 0;
+	new_size = size ? size * 2 : 64;
+	v = realloc(t->dsos, new_size / 2 * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->dsos = v;
+	slots = calloc(new_size, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_dsos; i++) {
+		size_t j = dso_hash(t->dsos[i]) & (new_size - 1);
+
+		while (slots[j])
+			j = (j + 1) & (new_size - 1);
+		slots[j] = (uint16_t)(i + 1);
+	}
+	free(t->dso_slots);
+	t->dso_slots = slots;
+	t->dso_mask = new_size - 1;
+	return 0;
+}
+
+/*
+ * The 1-based index of module name @dso in the table's dsos, added on first sight; 0 for none.
+ * Hashed: kallsyms has a few hundred modules, a hostile file up to 65535.
+ */
+static int dso_index(struct symtab *t, const char *dso, uint16_t *index)
+{
+	size_t i;
+
+	*index = 0;
+	if (!dso)
+		return 0;
+	if (t->dso_mask) {
+		for (i = dso_hash(dso) & t->dso_mask; t->dso_slots[i]; i = (i + 1) & t->dso_mask) {
+			if (t->dsos[t->dso_slots[i] - 1] == dso) {
+				*index = t->dso_slots[i];
+				return 0;
+			}
+		}
+	}
+	if (t->nr_dsos == UINT16_MAX)
+		return -EOVERFLOW;
+	if (dso_slots_reserve(t))
+		return -ENOMEM;
+	t->dsos[t->nr_dsos++] = dso;
+	for (i = dso_hash(dso) & t->dso_mask; t->dso_slots[i]; i = (i + 1) & t->dso_mask)
+		;
+	t->dso_slots[i] = (uint16_t)t->nr_dsos;
+	*index = (uint16_t)t->nr_dsos;
+	return 0;
+}
+
 int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 	       const char *name, const char *dso)
 {
 	struct sym_entry *e;
+	uint16_t index;
+	int err = dso_index(t, dso, &index);
 
+	if (err)
+		return err;
 	if (t->nr == t->alloc) {
 		size_t alloc = t->alloc ? t->alloc * 2 : 256;
 		struct sym_entry *v = realloc(t->v, alloc * sizeof(*v));
@@ -51,27 +121,13 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t len, uint8_t binding,
 		t->alloc = alloc;
 	}
 	e = &t->v[t->nr];
-	e->start = start;
-	e->end = start + len;
-	e->name = name;
-	e->interned = NULL;
-	e->dso = dso;
-	e->order = (uint32_t)t->nr;
-	e->binding = binding;
-	e->sized = len != 0;
-	e->mangled = false;
-	e->plt = false;
+	*e = (struct sym_entry){
+		.start = start, .end = start + len, .name = name, .dso = index,
+		.binding = binding, .sized = len != 0,
+		.padding = name && name[0] == '_' && sym_is_padding(name),
+	};
 	t->nr++;
 	return 0;
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct sym_entry *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static size_t leading_underscores(const char *s)
@@ -83,30 +139,47 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* perf 6.1's dso__synthesize_plt_symbols name: snprintf(1024, "%s@plt", demangled or not). */
-static const char *plt_name(const struct sym_entry *e, char **owned)
+/*
+ * perf 6.1's dso__synthesize_plt_symbols name for a stub of @base: snprintf(1024, "%s@plt",
+ * demangled or not), malloc'd into *@owned; NULL on ENOMEM.
+ */
+static const char *plt_name(const char *base, bool mangled, char **owned)
 {
-	size_t len = strlen(e->name);
-	char *base = strndup(e->name, len >= 4 ? len - 4 : len), *demangled;
+	char *demangled = mangled ? sym_demangle(base) : NULL;
 
-	*owned = NULL;
-	if (!base)
-		return e->name;
-	demangled = e->mangled ? sym_demangle(base) : NULL;
 	*owned = malloc(1024);
 	if (*owned)
 		snprintf(*owned, 1024, "%s@plt", demangled ? demangled : base);
 	free(demangled);
-	free(base);
-	return *owned ? *owned : e->name;
+	return *owned;
 }
 
-const char *sym_entry_demangled(const struct sym_entry *e, char **owned)
+const char *sym_entry_demangled(const struct symtab *t, const struct sym_entry *e,
+				char **owned)
 {
-	if (e->plt)
-		return plt_name(e, owned);
-	*owned = e->mangled ? sym_demangle(e->name) : NULL;
-	return *owned ? *owned : e->name;
+	const char *name = e->name;
+	char *read = NULL;
+
+	*owned = NULL;
+	if (e->named)
+		return e->name;
+	if (e->lazy) {
+		name = names_file_read(t ? t->names : NULL, e->name_at, &read);
+		if (!name)
+			return NULL;
+	}
+	if (e->plt) {
+		name = plt_name(name, e->mangled, owned);
+		free(read);
+		return name;
+	}
+	*owned = e->mangled ? sym_demangle(name) : NULL;
+	if (*owned) {
+		free(read);
+		return *owned;
+	}
+	*owned = read;
+	return name;
 }
 
 /*
@@ -119,10 +192,13 @@ struct cmp_name {
 	char		*owned;		/* the demangled text, when it differs */
 };
 
+/* (While a table is finished, every name is loaded: none is lazy yet.) */
 static const char *cmp_name_text(struct cmp_name *n, const struct sym_entry *e)
 {
 	if (!n->text)
-		n->text = sym_entry_demangled(e, &n->owned);
+		n->text = sym_entry_demangled(NULL, e, &n->owned);
+	if (!n->text)
+		n->text = "";
 	return n->text;
 }
 
@@ -323,7 +399,7 @@ const char *symtab_bfd_name(const struct symtab *t, uint64_t addr, char **owned)
 	if (e->plt)
 		return NULL;
 	name = bfd_alias(t, e->start, owned);
-	return name ? name : sym_entry_demangled(e, owned);
+	return name ? name : sym_entry_demangled(t, e, owned);
 }
 
 struct sort_key {
@@ -369,71 +445,57 @@ static struct sort_key *radix_sort(struct sort_key *a, struct sort_key *b, size_
 }
 
 /*
- * A sorted table with sorted entries appended (the @plt symbols): one stable merge. False when
- * the table is not two runs (or there is no memory for the merge).
+ * A sorted table with sorted entries appended (the @plt symbols): one stable merge, in place,
+ * from the back, with a copy of the appended run. 1: merged; 0: the table is not two runs;
+ * -ENOMEM.
  */
-static bool merge_two_runs(struct symtab *t)
+static int merge_two_runs(struct symtab *t)
 {
-	size_t k = 1, na, nb;
-	struct sym_entry *a, *b, *out, *v;
+	size_t k = 1, nb, i, j, out;
+	struct sym_entry *b;
 
 	while (k < t->nr && t->v[k - 1].start <= t->v[k].start)
 		k++;
-	for (size_t i = k + 1; i < t->nr; i++)
-		if (t->v[i - 1].start > t->v[i].start)
-			return false;
-	v = malloc(t->nr * sizeof(*v));
-	if (!v)
-		return false;
-	a = t->v;
-	na = k;
-	b = t->v + k;
+	for (size_t n = k + 1; n < t->nr; n++)
+		if (t->v[n - 1].start > t->v[n].start)
+			return 0;
 	nb = t->nr - k;
-	out = v;
-	while (na && nb) {
-		if (b->start < a->start) {
-			*out++ = *b++;
-			nb--;
-		} else {
-			*out++ = *a++;
-			na--;
-		}
-	}
-	memcpy(out, a, na * sizeof(*a));
-	memcpy(out + na, b, nb * sizeof(*b));
-	free(t->v);
-	t->v = v;
-	t->alloc = t->nr;
-	return true;
+	b = malloc(nb * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, t->v + k, nb * sizeof(*b));
+	/* equal starts: the first run's entry stays before */
+	for (i = k, j = nb, out = t->nr; j > 0; )
+		t->v[--out] = i > 0 && t->v[i - 1].start > b[j - 1].start ? t->v[--i] : b[--j];
+	free(b);
+	return 1;
 }
 
 /*
  * Sorted by start, equal starts in the order they are in (perf's rbtree insertion order). A
  * dynamic symbol table comes in hash order: sorting 16-byte keys by radix and moving each
- * (48-byte) entry once costs a fraction of a comparison sort. Without memory for it, qsort.
+ * (32-byte) entry once costs a fraction of a comparison sort.
  */
-void symtab_sort(struct symtab *t)
+int symtab_sort(struct symtab *t)
 {
 	struct sort_key *keys, *tmp, *sorted_keys;
 	struct sym_entry *v;
 	bool sorted = true;
+	int merged;
 
 	for (size_t i = 1; i < t->nr && sorted; i++)
 		sorted = t->v[i - 1].start <= t->v[i].start;
 	if (sorted)
-		return;
-	if (merge_two_runs(t))
-		return;
+		return 0;
+	merged = merge_two_runs(t);
+	if (merged)
+		return merged < 0 ? merged : 0;
 	keys = malloc(2 * t->nr * sizeof(*keys));
 	v = malloc(t->nr * sizeof(*v));
 	if (!keys || !v) {
 		free(keys);
 		free(v);
-		/* the array order is the order field's until entries are dropped */
-		for (size_t i = 0; i < t->nr; i++)
-			t->v[i].order = (uint32_t)i;
-		qsort(t->v, t->nr, sizeof(*t->v), cmp_entry);
-		return;
+		return -ENOMEM;
 	}
 	tmp = keys + t->nr;
 	for (size_t i = 0; i < t->nr; i++)
@@ -445,13 +507,18 @@ void symtab_sort(struct symtab *t)
 	free(keys);
 	t->v = v;
 	t->alloc = t->nr;
+	return 0;
 }
 
-void symtab_finish(struct symtab *t, bool kallsyms)
+int symtab_finish(struct symtab *t, bool kallsyms)
 {
-	symtab_sort(t);
+	int err = symtab_sort(t);
+
+	if (err)
+		return err;
 	fixup_end(t, kallsyms);
 	drop_duplicates(t, kallsyms);
+	return 0;
 }
 
 static bool contains(const struct sym_entry *e, uint64_t addr)
@@ -494,8 +561,47 @@ struct sym_entry *symtab_plt_shadow(const struct symtab *t, uint64_t addr)
 	return NULL;
 }
 
+static bool within(const char *name, const char *base, size_t len)
+{
+	return (uintptr_t)name >= (uintptr_t)base && (uintptr_t)name - (uintptr_t)base < len;
+}
+
+int symtab_names_lazy(struct symtab *t, struct sym_names_file *names, const char *base,
+		      size_t len, struct sym_strpool *pool)
+{
+	names_file_free(t->names);
+	t->names = names;
+	for (size_t i = 0; i < t->nr_aliases; i++) {
+		const char *copy = sym_strpool_copy(pool, t->aliases[i].name);
+
+		if (!copy)
+			return -ENOMEM;
+		t->aliases[i].name = copy;
+	}
+	for (size_t i = 0; i < t->nr; i++) {
+		struct sym_entry *e = &t->v[i];
+		const char *copy;
+
+		if (e->lazy || !within(e->name, base, len))
+			continue;
+		if (names) {
+			e->name_at = (uint64_t)((uintptr_t)e->name - (uintptr_t)base);
+			e->lazy = true;
+			continue;
+		}
+		copy = sym_strpool_copy(pool, e->name);
+		if (!copy)
+			return -ENOMEM;
+		e->name = copy;
+	}
+	return 0;
+}
+
 void symtab_release(struct symtab *t)
 {
+	names_file_free(t->names);
+	free(t->dsos);
+	free(t->dso_slots);
 	free(t->v);
 	free(t->aliases);
 	memset(t, 0, sizeof(*t));

@@ -247,6 +247,11 @@ void warn_stale_files(const char *input, const struct profile *p)
 			input, (unsigned long long)p->nr_stale_files,
 			p->nr_stale_files == 1 ? "" : "s", p->first_stale,
 			p->nr_stale_files == 1 ? "its" : "their");
+	if (p->nr_names_unread)
+		pr_warn("%s: %llu symbol%s not named: %s changed on disk after kprof read its symbol "
+			"table (or could not be read again); their frames are unresolved", input,
+			(unsigned long long)p->nr_names_unread, p->nr_names_unread == 1 ? "" : "s",
+			p->first_names_unread);
 	if (p->nr_stale_modules)
 		pr_warn("%s: %llu kernel module%s with another build-id on this machine than "
 			"recorded, or not loaded (e.g. %s), and not in perf's build-id cache: %s "

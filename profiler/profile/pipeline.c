@@ -467,6 +467,9 @@ static int collect_events(struct loader *l, char *err, size_t errlen)
 				!(l->p->first_plt_file = strdup(st.first_plt_file))))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_stale_files = st.files_stale;
+	l->p->nr_names_unread = st.names_unread;
+	if (st.names_unread && !(l->p->first_names_unread = strdup(st.first_names_unread)))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	l->p->nr_files_from_cache = st.files_from_cache;
 	l->p->nr_unwound = l->res.unwound_samples;
 	l->p->nr_unwind_short = l->res.unwind_short;
@@ -604,6 +607,7 @@ void profile_free(struct profile *p)
 	free(p->cmdline);
 	free(p->kernel_source);
 	free(p->first_stale);
+	free(p->first_names_unread);
 	free(p->first_stale_module);
 	free(p->first_early_module);
 	free(p->first_early_symbol);

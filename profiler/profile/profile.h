@@ -67,6 +67,9 @@ struct profile {
 	uint64_t		nr_stale_files;
 	char			*first_stale;
 	uint64_t		nr_files_from_cache;
+	/* Symbols not named: their file changed after kprof loaded its symbols; the first file. */
+	uint64_t		nr_names_unread;
+	char			*first_names_unread;
 	/* The recording's build-ids (perf's BUILD_ID feature), for export; owned. */
 	struct pd_build_id	*build_ids;
 	size_t			nr_build_ids;

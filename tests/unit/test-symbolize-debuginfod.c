@@ -25,13 +25,17 @@ static void name_in(const char *path, uint64_t addr, char *out, size_t len)
 {
 	struct elf_syms e;
 	const struct sym_entry *s;
+	const char *name;
+	char *owned = NULL;
 
 	out[0] = '\0';
 	if (elf_syms_load(&e, path, NULL, 0))
 		return;
 	s = symtab_find(&e.tab, addr);
-	if (s && s->name)
-		snprintf(out, len, "%s", s->name);
+	name = s ? sym_entry_demangled(&e.tab, s, &owned) : NULL;
+	if (name)
+		snprintf(out, len, "%s", name);
+	free(owned);
 	elf_syms_release(&e);
 }
 
@@ -80,10 +84,14 @@ int main(void)
 	}
 	exe[n] = '\0';
 	if (!elf_syms_load(&self, exe, NULL, 0)) {
-		for (size_t i = 0; i < self.tab.nr; i++)
-			if (self.tab.v[i].name &&
-			    !strcmp(self.tab.v[i].name, "debuginfod_probe_function"))
+		for (size_t i = 0; i < self.tab.nr; i++) {
+			char *owned;
+			const char *name = sym_entry_demangled(&self.tab, &self.tab.v[i], &owned);
+
+			if (name && !strcmp(name, "debuginfod_probe_function"))
 				at = self.tab.v[i].start + 1;
+			free(owned);
+		}
 		elf_syms_release(&self);
 	}
 	snprintf(cmd, sizeof(cmd), "cd %s && objcopy --only-keep-debug %s t.debug && "

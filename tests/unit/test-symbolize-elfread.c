@@ -94,9 +94,14 @@ int main(void)
 	is_u64(mapped_size, read_size, "the same .symtab either way");
 
 	if (ok(elf_syms_load(&e, path, NULL, 0) == 0, "elf_syms_load of the copy")) {
-		for (size_t i = 0; i < e.tab.nr && !s; i++)
-			if (e.tab.v[i].name && !strcmp(e.tab.v[i].name, "elfread_probe_function"))
+		for (size_t i = 0; i < e.tab.nr && !s; i++) {
+			char *owned;
+			const char *name = sym_entry_demangled(&e.tab, &e.tab.v[i], &owned);
+
+			if (name && !strcmp(name, "elfread_probe_function"))
 				s = &e.tab.v[i];
+			free(owned);
+		}
 		ok(s != NULL, "finds this test's function in it");
 		elf_syms_release(&e);
 	} else {

@@ -4,6 +4,7 @@
  * fix-up and duplicate choice, and which symbol wins when ranges overlap.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +19,12 @@ static const char *find(const struct symtab *t, uint64_t addr)
 }
 
 /* The name shown for a symbol, as sym_entry_name hands it out. */
-static void is_shown(const struct sym_entry *e, const char *want, const char *what)
+static void is_shown(const struct symtab *t, const struct sym_entry *e, const char *want,
+		     const char *what)
 {
 	char *owned;
 
-	is_str(sym_entry_demangled(e, &owned), want, "%s", what);
+	is_str(sym_entry_demangled(t, e, &owned), want, "%s", what);
 	free(owned);
 }
 
@@ -31,13 +33,20 @@ static void is_shown(const struct sym_entry *e, const char *want, const char *wh
  * symbols) both come out by start, equal starts in the order they were in. @plt names are
  * perf's "%s@plt" of the demangled name, in 1024 bytes, made when shown.
  */
-/* Sorted by start, and equal starts in input order (the order field symtab_add sets). */
+/* An entry's input order, as the tests below add them: its length is that order + 1. */
+static uint64_t input_order(const struct sym_entry *e)
+{
+	return e->end - e->start - 1;
+}
+
+/* Sorted by start, and equal starts in input order. */
 static bool sorted_stably(const struct symtab *t)
 {
 	for (size_t i = 1; i < t->nr; i++) {
 		const struct sym_entry *a = &t->v[i - 1], *b = &t->v[i];
 
-		if (a->start > b->start || (a->start == b->start && a->order > b->order))
+		if (a->start > b->start ||
+		    (a->start == b->start && input_order(a) > input_order(b)))
 			return false;
 	}
 	return true;
@@ -52,21 +61,21 @@ static void test_sort_stable(void)
 
 	for (uint32_t i = 0; i < 20000; i++) {
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-		symtab_add(&t, (seed >> 33) % 700, 1, STB_GLOBAL, "f", NULL);
-		want += (uint64_t)t.v[t.nr - 1].order * 3 + t.v[t.nr - 1].start;
+		symtab_add(&t, (seed >> 33) % 700, i + 1, STB_GLOBAL, "f", NULL);
+		want += input_order(&t.v[t.nr - 1]) * 3 + t.v[t.nr - 1].start;
 	}
-	symtab_sort(&t);
+	is_int(symtab_sort(&t), 0, "sorted");
 	for (size_t i = 0; i < t.nr; i++)
-		sum += (uint64_t)t.v[i].order * 3 + t.v[i].start;
+		sum += input_order(&t.v[i]) * 3 + t.v[i].start;
 	ok(sorted_stably(&t) && sum == want && t.nr == 20000,
 	   "20000 entries, 700 starts: sorted, equal starts in input order, none lost");
 	symtab_release(&t);
 
 	/* a sorted run, then a sorted run appended with starts equal to the first's */
 	for (uint64_t i = 0; i < 3000; i++)
-		symtab_add(&t, i / 3 * 16, 1, STB_GLOBAL, "f", NULL);
+		symtab_add(&t, i / 3 * 16, i + 1, STB_GLOBAL, "f", NULL);
 	for (uint64_t i = 0; i < 40; i++)
-		symtab_add(&t, i * 64 + (i & 1) * 8, 1, STB_GLOBAL, "f@plt", NULL);
+		symtab_add(&t, i * 64 + (i & 1) * 8, 3000 + i + 1, STB_GLOBAL, "f@plt", NULL);
 	symtab_sort(&t);
 	ok(sorted_stably(&t) && t.nr == 3040 && !strcmp(t.v[3].name, "f@plt") &&
 	   !strcmp(t.v[t.nr - 1].name, "f"),
@@ -97,21 +106,23 @@ static void test_sort_and_plt(void)
 
 	symtab_add(&t, 0x1000, 16, STB_GLOBAL, "a", NULL);
 	symtab_add(&t, 0x3000, 16, STB_GLOBAL, "c", NULL);
-	symtab_add(&t, 0x0800, 16, STB_GLOBAL, "_ZN2ns3barEv@plt", NULL);
-	symtab_add(&t, 0x1000, 16, STB_GLOBAL, "bar@plt", NULL);
-	memset(long_name, 'x', sizeof(long_name) - 5);
-	strcpy(long_name + sizeof(long_name) - 5, "@plt");
+	/* a stub's entry has its target's name, shown with "@plt" */
+	symtab_add(&t, 0x0800, 16, STB_GLOBAL, "_ZN2ns3barEv", NULL);
+	symtab_add(&t, 0x1000, 16, STB_GLOBAL, "bar", NULL);
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
 	symtab_add(&t, 0x4000, 16, STB_GLOBAL, long_name, NULL);
 	for (size_t i = 2; i < t.nr; i++) {
 		t.v[i].plt = true;
 		t.v[i].mangled = sym_maybe_mangled(t.v[i].name);
 	}
 	symtab_sort(&t);
-	ok(t.v[0].start == 0x0800 && !strcmp(t.v[1].name, "a") && !strcmp(t.v[2].name, "bar@plt") &&
+	ok(t.v[0].start == 0x0800 && !strcmp(t.v[1].name, "a") && !strcmp(t.v[2].name, "bar") &&
 	   t.v[3].start == 0x3000 && t.v[4].start == 0x4000, "appended @plt symbols merge in");
-	is_shown(&t.v[0], "ns::bar@plt", "a mangled @plt name is shown demangled (no parameters)");
-	is_shown(&t.v[2], "bar@plt", "a plain one as it is");
-	is_int((int)strlen(sym_entry_demangled(&t.v[4], &owned)), 1023,
+	is_shown(&t, &t.v[0], "ns::bar@plt",
+		 "a mangled @plt name is shown demangled (no parameters)");
+	is_shown(&t, &t.v[2], "bar@plt", "a plain one as it is");
+	is_int((int)strlen(sym_entry_demangled(&t, &t.v[4], &owned)), 1023,
 	       "a long one is cut at 1023 bytes, as perf's snprintf does");
 	free(owned);
 	symtab_release(&t);
@@ -132,12 +143,13 @@ static void test_plt_shadow(void)
 	symtab_add(&t, 0x1060, 0x22, STB_GLOBAL, "_start", NULL);
 	symtab_add(&t, 0x2000, 0x10, STB_GLOBAL, "main", NULL);
 	symtab_finish(&t, false);
-	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof@plt", NULL);
-	symtab_add(&t, 0x1040, 0x10, STB_GLOBAL, "clock_gettime@plt", NULL);
+	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof", NULL);
+	symtab_add(&t, 0x1040, 0x10, STB_GLOBAL, "clock_gettime", NULL);
 	t.v[t.nr - 2].plt = t.v[t.nr - 1].plt = true;
 	symtab_sort(&t);
 	e = symtab_find(&t, 0x1044);
-	ok(e && !strcmp(e->name, "clock_gettime@plt"), "an address in a stub: the stub");
+	ok(e && e->plt && !strcmp(e->name, "clock_gettime"), "an address in a stub: the stub");
+	is_shown(&t, e, "clock_gettime@plt", "... shown as NAME@plt");
 	e = symtab_plt_shadow(&t, 0x1044);
 	ok(e && !strcmp(e->name, "_init"), "... which _init's fixed-up end covers too");
 	e = symtab_plt_shadow(&t, 0x1034);
@@ -148,7 +160,7 @@ static void test_plt_shadow(void)
 	symtab_add(&t, 0x1000, 0x17, STB_GLOBAL, "_init", NULL);
 	symtab_add(&t, 0x1060, 0x22, STB_GLOBAL, "_start", NULL);
 	symtab_finish(&t, false);
-	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof@plt", NULL);
+	symtab_add(&t, 0x1030, 0x10, STB_GLOBAL, "atof", NULL);
 	t.v[t.nr - 1].plt = true;
 	symtab_sort(&t);
 	ok(!symtab_plt_shadow(&t, 0x1034), "an _init with its size: nothing to say");
@@ -245,10 +257,43 @@ static void test_bfd_name(void)
 	ok(!t.aliases && !t.nr_aliases, "released");
 }
 
+/*
+ * Module names (kallsyms): an entry keeps a 16-bit index of its module's name, so 65535
+ * distinct modules at most; a name given again gets its index again.
+ */
+static void test_dsos(void)
+{
+	enum { NR = 65536 };
+	struct symtab t = { 0 };
+	char *names = malloc(NR);
+	size_t bad = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < NR - 1 && !err; i++)
+		err = symtab_add(&t, i * 16, 16, STB_GLOBAL, "f", names + i);
+	is_int(err, 0, "65535 modules");
+	for (size_t i = 0; i < NR - 1; i += 7)
+		err |= symtab_add(&t, i * 16 + 8, 4, STB_GLOBAL, "g", names + i);
+	is_int(err, 0, "... each given again");
+	is_int(symtab_add(&t, 0, 1, STB_GLOBAL, "h", names + NR - 1), -EOVERFLOW,
+	       "a 65536th: refused");
+	is_int(symtab_add(&t, 0, 1, STB_GLOBAL, "k", NULL), 0, "... a kernel symbol is not");
+	for (size_t i = 0; i < NR - 1; i++)
+		bad += sym_entry_dso(&t, &t.v[i]) != names + i;
+	for (size_t i = 0, at = NR - 1; i < NR - 1; i += 7, at++)
+		bad += t.v[at].dso != t.v[i].dso;
+	bad += sym_entry_dso(&t, &t.v[t.nr - 1]) != NULL;
+	is_int((int)bad, 0, "every entry's module is its own, the same index again");
+	is_int((int)t.nr_dsos, NR - 1, "each stored once");
+	symtab_release(&t);
+	free(names);
+}
+
 int main(void)
 {
 	struct symtab t = { 0 };
 
+	test_dsos();
 	test_bfd_name();
 	test_sort_stable();
 	test_sort_and_plt();
