@@ -2,7 +2,7 @@
 # bench/export.sh - `kprof export` (pprof, speedscope, chrome) against `perf report --stdio` (perf's
 # default report, the cheapest thing perf does with every sample of the file) on a perf.data of
 # >= 500K samples: bench/lib.sh's recording, `perf record -a -g -F 10000 -e cpu-clock` for
-# SECONDS with both CPUs busy. Prints wall time, CPU time and peak RSS (GNU time) and the
+# SECONDS with both CPUs busy. Prints wall time, CPU time and peak RSS (bench/timed.py) and the
 # ratios; checks that the pprof file's totals (go tool pprof -raw) are kprof report's, and
 # prints how many distinct stacks (pprof samples) the file holds.
 #
@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 DATA=${2:-$work/perf.data}
 
-[ -x /usr/bin/time ] || { echo "bench/export.sh: needs GNU time (.ci/install-deps)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "bench/export.sh: needs python3 (.ci/install-deps)" >&2; exit 1; }
 [ -x "$KPROF" ] || { echo "bench/export.sh: build kprof first (make)" >&2; exit 1; }
 
 . "$src/bench/lib.sh"

@@ -36,9 +36,9 @@ awk -v samples="$SAMPLES" -v stacks="$STACKS" 'BEGIN {
 
 measure() {	# measure LABEL CMD...: wall and CPU time, peak RSS, output size
 	local label=$1; shift
-	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out.svg"
+	python3 "$src/bench/timed.py" "$work/out.svg" "$@" >"$work/time"
 	local secs user sys rss cpu
-	read -r secs user sys rss <"$work/time"
+	read -r secs user sys rss _ <"$work/time"
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
 	printf '%-27s %6.2f s wall %6.2f s CPU %7d KiB RSS %10d B SVG %8d frames\n' "$label" \
 		"$secs" "$cpu" "$rss" "$(stat -c %s "$work/out.svg")" \

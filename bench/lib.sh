@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # bench/lib.sh - for bench/export.sh: the standard system-wide recording (the steady shape of
-# bench/report.sh) and timing with GNU time. Source it after setting src, KPROF, FIXTURE, work.
+# bench/report.sh) and timing with bench/timed.py. Source it after setting src, KPROF, FIXTURE,
+# work.
 
 # record_busy SECONDS DATA: `perf record -a -g -F 10000 -e cpu-clock` for SECONDS while both
 # CPUs are busy, one in user space (the calltree fixture: deep user call chains), one in the
@@ -16,12 +17,13 @@ record_busy() {
 }
 
 # measure NAME OUTFILE CMD...: sets t_NAME (wall seconds), c_NAME (CPU seconds, user + system)
-# and m_NAME (peak RSS, KiB). CPU time is the fairer ratio on a shared machine.
+# and m_NAME (peak RSS, KiB), from bench/timed.py. CPU time is the fairer ratio on a shared
+# machine.
 measure() {
 	local name=$1 out=$2 secs user sys rss
 	shift 2
-	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$out" 2>/dev/null
-	read -r secs user sys rss <"$work/time"
+	python3 "$src/bench/timed.py" "$out" "$@" >"$work/time"
+	read -r secs user sys rss _ <"$work/time"
 	printf -v "t_$name" '%s' "$secs"
 	printf -v "c_$name" '%s' "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')"
 	printf -v "m_$name" '%s' "$rss"

@@ -13,9 +13,9 @@
 #
 # Each command runs RUNS times (default 5), interleaved (perf report, kprof report, perf script,
 # kprof collapse, then again), and the ratios are those of the medians: wall time, CPU time
-# (user + system; the fairer one on a shared machine) and peak RSS (GNU time). The keys of
-# kprof are also checked against perf's (LKP's parser rules), since a fast wrong answer is no
-# answer.
+# (user + system; the fairer one on a shared machine) and peak RSS, each run's from
+# bench/timed.py (wait4). The keys of kprof are also checked against perf's (LKP's parser
+# rules), since a fast wrong answer is no answer.
 #
 # With CALLGRAPH=dwarf the one shape is `perf record --call-graph dwarf -F 4000 -e cpu-clock` of
 # the calltree fixture built without frame pointers, for SECONDS (each sample carries an 8 KiB
@@ -38,7 +38,7 @@ trap 'rm -rf "$work"' EXIT
 STEADY=${2:-$work/steady.data}
 MAKEB=${3:-$work/make.data}
 
-[ -x /usr/bin/time ] || { echo "bench/report.sh: needs GNU time (.ci/install-deps)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "bench/report.sh: needs python3 (.ci/install-deps)" >&2; exit 1; }
 [ -x "$KPROF" ] || { echo "bench/report.sh: build kprof first (make)" >&2; exit 1; }
 
 record_steady() {
@@ -67,11 +67,12 @@ record_make() {
 
 # run NAME OUTFILE CMD...: appends "wall cpu rss faults" to $work/NAME.runs (faults: minor page
 # faults, which cost ~5-10 us each on a virtual machine: 21,000 of them were a third of kprof's
-# CPU time on the make -B recording before its heap went onto huge pages)
+# CPU time on the make -B recording before its heap went onto huge pages). Timed by
+# bench/timed.py (wait4), not GNU time, whose 10 ms steps flattered a 0.2 s run by up to 5%.
 run() {
 	local name=$1 out=$2 secs user sys rss faults
 	shift 2
-	/usr/bin/time -f '%e %U %S %M %R' -o "$work/time" "$@" >"$out" 2>/dev/null
+	python3 "$src/bench/timed.py" "$out" "$@" >"$work/time"
 	read -r secs user sys rss faults <"$work/time"
 	echo "$secs $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss $faults" \
 		>>"$work/$name.runs"

@@ -284,15 +284,19 @@ static void test_session_changed_file(void)
 	uint64_t first = (uint64_t)(uintptr_t)names_probe_first;
 	uint64_t second = (uint64_t)(uintptr_t)LONG_PROBE, start, pgoff;
 	struct sym_opts o = { .no_vmlinux_search = true, .no_kernel = true };
-	char copy[256], cmd[600];
+	char copy[256], cmd[4400], exe[4096];
+	ssize_t n;
 	struct sym_session *s;
 	struct sym_result r;
 	struct sym_stats st;
 	pid_t pid = 1 << 22;
 
+	/* readlink, not a child's /proc/PID/exe: under valgrind that is valgrind's tool */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
 	snprintf(copy, sizeof(copy), "%s/copy", dir);
-	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe '%s'", (int)getpid(), copy);
-	if (own_code_map(first, &start, &pgoff) || own_code_map(second, &start, &pgoff) ||
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", exe, copy);
+	if (n <= 0 || own_code_map(first, &start, &pgoff) || own_code_map(second, &start, &pgoff) ||
 	    system(cmd) || !(s = sym_session_new(&o))) {
 		skip(5, "no copy of this test or no session");
 		return;
