@@ -237,18 +237,12 @@ static void main_strtab(Elf *elf, struct strtab_bytes *out)
 	}
 	if (!sym || !gelf_getshdr(sym, &shdr) || !(str = elf_getscn(elf, shdr.sh_link)) ||
 	    !gelf_getshdr(str, &shdr) || shdr.sh_type != SHT_STRTAB ||
-	    (shdr.sh_flags & SHF_COMPRESSED) || shdr.sh_type == SHT_NOBITS)
+	    (shdr.sh_flags & SHF_COMPRESSED))
 		return;
 	d = elf_getdata(str, NULL);
 	if (!d || !d->d_buf || d->d_size != shdr.sh_size)
 		return;
 	*out = (struct strtab_bytes){ .base = d->d_buf, .len = d->d_size, .off = shdr.sh_offset };
-}
-
-static bool in_strtab(const struct strtab_bytes *b, const char *name)
-{
-	return b->base && (uintptr_t)name >= (uintptr_t)b->base &&
-	       (uintptr_t)name - (uintptr_t)b->base < b->len;
 }
 
 /*
@@ -291,7 +285,7 @@ static int read_symbols(struct elf_syms *e, Dwfl_Module *mod, Elf *main_elf,
 		 * Neither interned nor demangled: that is done for the few symbols a profile hits
 		 * (sym_entry_name).
 		 */
-		if (!main || !in_strtab(main, name)) {
+		if (!main || !ptr_within(name, main->base, main->len)) {
 			name = sym_strpool_copy(&e->names, name);
 			if (!name)
 				return -ENOMEM;
@@ -369,7 +363,7 @@ static int synthesize_plt(struct elf_syms *e, Elf *elf, const struct strtab_byte
 		 * NAME, shown as "NAME@plt" (sym_entry_demangled); lazy when .dynstr is the string
 		 * table of the symbols (a stripped file), else copied.
 		 */
-		if (!main || !in_strtab(main, sname))
+		if (!main || !ptr_within(sname, main->base, main->len))
 			sname = sym_strpool_copy(&e->names, sname);
 		if (!sname || symtab_add(&e->tab, start, plt_shdr.sh_entsize, STB_GLOBAL, sname,
 					 NULL))

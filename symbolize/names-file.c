@@ -4,10 +4,10 @@
  * first uses them instead of copied when the table is loaded.
  *
  * A system-wide recording of a make -B loop loads ~138K symbols from ~80 files and names
- * ~9K of them: the copies were 11 MB of fresh heap, and on a virtual machine each fresh MB
+ * ~4,600 of them: the copies were 11 MB of fresh heap, and on a virtual machine each fresh MB
  * costs ~1.5-2.5 ms of the host faulting it in (docs/report.md, "memory touched"). The table
  * is read by blocks of NAMES_BLOCK bytes, each when a name in it is first used, and kept: that
- * run names 4,511 symbols in 16 files, whose names lie in 413 blocks (1.7 MB, one pread each;
+ * run names 4,608 symbols (PLT stubs too) in 24 files, from 427 blocks (1.7 MB, one pread each;
  * a pread per name, 2 us each, cost the naming thread what the copies had cost).
  *
  * The file is read, not mapped: a file truncated while it is mapped ends the process with
@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "symbolize/symbolize-int.h"
-
 
 struct sym_names_file {
 	char		*path;

@@ -603,7 +603,7 @@ static void file_resolve(struct sym_session *s, struct sym_file *f, uint64_t off
 		sym = symtab_find(&f->elf.tab, vaddr);
 		if (sym) {
 			e->sym = sym_entry_name(&f->elf.tab, sym, &s->pool);
-			/* a name still to be read is one that could not be (not ENOMEM) */
+			/* still lazy: its name could not be read (or, out of memory, interned) */
 			if (!e->sym && sym->lazy && !s->stats.names_unread++)
 				s->stats.first_names_unread = f->path;
 			e->sym_off = vaddr - sym->start;

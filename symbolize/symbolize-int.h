@@ -48,6 +48,8 @@ bool build_id_cache_file(const uint8_t *id, size_t len, const char *fmt, char *p
  * /sys/module/NAME/notes/.note.gnu.build-id): its length, 0 when there is none or no file.
  */
 size_t notes_build_id(const char *path, uint8_t id[20]);
+/* True when @p points into the @len bytes at @base (names still in libelf's copy of a table). */
+bool ptr_within(const void *p, const void *base, size_t len);
 /* Hex digits at *p (no "0x"), advancing *p; the number of digits (0: none). */
 size_t parse_hex(const char **p, uint64_t *v);
 

@@ -561,19 +561,18 @@ struct sym_entry *symtab_plt_shadow(const struct symtab *t, uint64_t addr)
 	return NULL;
 }
 
-static bool within(const char *name, const char *base, size_t len)
-{
-	return (uintptr_t)name >= (uintptr_t)base && (uintptr_t)name - (uintptr_t)base < len;
-}
-
 int symtab_names_lazy(struct symtab *t, struct sym_names_file *names, const char *base,
 		      size_t len, struct sym_strpool *pool)
 {
 	names_file_free(t->names);
 	t->names = names;
+	/* binutils' names of folded symbols: few, copied (the others are in @pool already) */
 	for (size_t i = 0; i < t->nr_aliases; i++) {
-		const char *copy = sym_strpool_copy(pool, t->aliases[i].name);
+		const char *copy;
 
+		if (!ptr_within(t->aliases[i].name, base, len))
+			continue;
+		copy = sym_strpool_copy(pool, t->aliases[i].name);
 		if (!copy)
 			return -ENOMEM;
 		t->aliases[i].name = copy;
@@ -582,7 +581,7 @@ int symtab_names_lazy(struct symtab *t, struct sym_names_file *names, const char
 		struct sym_entry *e = &t->v[i];
 		const char *copy;
 
-		if (e->lazy || !within(e->name, base, len))
+		if (e->lazy || !ptr_within(e->name, base, len))
 			continue;
 		if (names) {
 			e->name_at = (uint64_t)((uintptr_t)e->name - (uintptr_t)base);

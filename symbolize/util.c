@@ -23,6 +23,11 @@ static const uint8_t hex_digit1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+bool ptr_within(const void *p, const void *base, size_t len)
+{
+	return base && (uintptr_t)p >= (uintptr_t)base && (uintptr_t)p - (uintptr_t)base < len;
+}
+
 size_t parse_hex(const char **p, uint64_t *v)
 {
 	const unsigned char *start = (const unsigned char *)*p, *s = start;
