@@ -19,6 +19,7 @@ static void *loader(void *arg)
 {
 	struct sym_prefetch *p = arg;
 
+	thread_name("kprof-elf");
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		void *item;

@@ -129,6 +129,16 @@ void *grow_array(void *p, size_t *alloc, size_t need, size_t elem);
  */
 long heap_on_huge_pages(size_t reserve);
 
+/* ---- threads (thread.c) ------------------------------------------------------------------ */
+
+/*
+ * Name the calling thread (15 bytes kept), so that `top -H`, `perf report --sort comm` and
+ * `perf sched timehist` tell kprof's threads apart: "kprof-name" names user frames,
+ * "kprof-add" kernel frames and the call graphs, "kprof-kallsyms", "kprof-elf", "kprof-heap"
+ * load and fault in ahead. NULL: nothing.
+ */
+void thread_name(const char *name);
+
 /* ---- kernel module names (lib/kmod-name.c) ------------------------------------------------ */
 
 /*

@@ -210,7 +210,7 @@ static int add_start(void *arg)
 
 int resolver_start_adds(struct resolver *r)
 {
-	int ret = pipe_queue_init(&r->adds, add_start, add_consume, add_drain, r);
+	int ret = pipe_queue_init(&r->adds, "kprof-add", add_start, add_consume, add_drain, r);
 
 	r->adds_started = !ret;
 	return ret;

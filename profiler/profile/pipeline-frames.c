@@ -9,7 +9,6 @@
 
 #include "profiler/profile/pipeline-int.h"
 
-#define FRAME_CACHE_SLOTS	(1u << 16)
 #define NO_PID			INT32_MIN
 /* The generation of an address space never changed; empty cache entries have 0. */
 #define FIRST_GEN		1
@@ -17,7 +16,7 @@
 int frame_cache_init(struct frame_cache *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->e = zalloc_table(FRAME_CACHE_SLOTS, sizeof(*c->e));
+	c->e = zalloc_table((size_t)1 << FRAME_CACHE_BITS, sizeof(*c->e));
 	c->next_gen = FIRST_GEN + 1;
 	return c->e ? 0 : -ENOMEM;
 }

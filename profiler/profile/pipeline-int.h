@@ -84,6 +84,9 @@ struct frame_cache {
 	bool				last_ok, last_kok;
 };
 
+/* The frame cache is direct mapped: 2^FRAME_CACHE_BITS slots. */
+#define FRAME_CACHE_BITS	16
+
 int frame_cache_init(struct frame_cache *c);
 void frame_cache_release(struct frame_cache *c);
 /* The current generation of @pid's address space (-1: the kernel's). */
@@ -96,7 +99,7 @@ static inline struct frame_cache_entry *frame_cache_slot(struct frame_cache *c, 
 {
 	uint64_t h = (addr ^ ((uint64_t)(uint32_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
 
-	return &c->e[h >> (64 - 16)];
+	return &c->e[h >> (64 - FRAME_CACHE_BITS)];
 }
 
 /*
@@ -272,7 +275,7 @@ struct pipe_queue {
  * producer is done and every batch consumed. @consume may keep a batch: it takes b->w and leaves
  * *b zeroed (the batch then owns its memory, to pipe_batch_release()). Returns 0 or -errno.
  */
-int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
+int pipe_queue_init(struct pipe_queue *q, const char *name, int (*start)(void *arg),
 		    int (*consume)(void *arg, struct pipe_batch *b), int (*drain)(void *arg),
 		    void *arg);
 /* A batch goes on once it holds this many words (1 MiB). */

@@ -120,10 +120,11 @@ int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t 
 static void *load(void *arg)
 {
 	struct kernel_side *k = arg;
+	struct sym_session *sym;
+	int ret;
 
-	struct sym_session *sym = sym_session_new(&k->opts);
-	int ret = sym ? kernel_module_build_ids(sym, k->ids, k->nr_ids) :
-		  errno ? -errno : -ENOMEM;
+	sym = sym_session_new(&k->opts);
+	ret = sym ? kernel_module_build_ids(sym, k->ids, k->nr_ids) : errno ? -errno : -ENOMEM;
 
 	pthread_mutex_lock(&k->lock);
 	k->sym = sym;
@@ -132,6 +133,12 @@ static void *load(void *arg)
 	pthread_cond_broadcast(&k->loaded_cond);
 	pthread_mutex_unlock(&k->lock);
 	return NULL;
+}
+
+static void *load_thread(void *arg)
+{
+	thread_name("kprof-kallsyms");
+	return load(arg);
 }
 
 int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
@@ -154,7 +161,7 @@ int kernel_side_start(struct kernel_side *k, const struct sym_opts *o,
 		return -ENOMEM;
 	}
 	k->lock_inited = true;
-	k->started = !pthread_create(&k->thread, NULL, load, k);
+	k->started = !pthread_create(&k->thread, NULL, load_thread, k);
 	if (!k->started) {
 		load(k);
 		k->joined = true;

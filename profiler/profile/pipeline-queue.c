@@ -14,6 +14,7 @@
 struct consumer_start {
 	struct pipe_queue	*q;
 	int			(*start)(void *arg);
+	const char		*name;
 };
 
 uint64_t *pipe_batch_grow(struct pipe_batch *b, size_t words)
@@ -132,7 +133,10 @@ static void *consumer(void *arg)
 {
 	struct consumer_start *cs = arg;
 	struct pipe_queue *q = cs->q;
-	int ret = cs->start(q->arg);
+	int ret;
+
+	thread_name(cs->name);
+	ret = cs->start(q->arg);
 
 	free(cs);
 	if (ret)
@@ -171,7 +175,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
+int pipe_queue_init(struct pipe_queue *q, const char *name, int (*start)(void *arg),
 		    int (*consume)(void *arg, struct pipe_batch *b), int (*drain)(void *arg),
 		    void *arg)
 {
@@ -190,7 +194,7 @@ int pipe_queue_init(struct pipe_queue *q, int (*start)(void *arg),
 	}
 	cs = malloc(sizeof(*cs));
 	if (cs) {
-		*cs = (struct consumer_start){ .q = q, .start = start };
+		*cs = (struct consumer_start){ .q = q, .start = start, .name = name };
 		q->threaded = !pthread_create(&q->thread, NULL, consumer, cs);
 		if (q->threaded)
 			return 0;

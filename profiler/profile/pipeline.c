@@ -409,7 +409,7 @@ static int setup(struct loader *l, const char *path, char *err, size_t errlen)
 	if (!ret)
 		ret = resolver_open_session(res);
 	if (!ret)
-		ret = pipe_queue_init(&l->queue, resolver_start, resolver_consume, NULL, res);
+		ret = pipe_queue_init(&l->queue, "kprof-name", resolver_start, resolver_consume, NULL, res);
 	if (ret)
 		return err_set(err, errlen, ret, "%s", strerror(-ret));
 	l->queue_started = true;

@@ -5,6 +5,7 @@
  * A thread faults the heap in a few MiB ahead of malloc's top, and no further.
  * Under valgrind or ASan malloc is not glibc's heap: nothing is advised, and that is said.
  */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,9 +18,6 @@
 
 #include "profiler/lib/lib.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE	23	/* Linux 5.14, as in lib/heap.c */
-#endif
 #include "tests/tap.h"
 
 #define RESERVE	(64UL << 20)
@@ -48,15 +46,16 @@ static bool vma_has_flag(uintptr_t addr, const char *flag)
 	return found;
 }
 
-/* Wait up to ~2 s for @addr's page to be resident; whether it was. */
+/* Wait up to ~2 s for a page of the 2 MiB from @addr's page to be resident; whether one was. */
 static bool resident_soon(const char *addr)
 {
-	uintptr_t page = (uintptr_t)addr & ~(uintptr_t)4095;
 	struct timespec ts = { .tv_nsec = 10000000 };
-	unsigned char v = 0;
+	unsigned char v[HUGE / 4096];
+
+	void *page = (void *)((uintptr_t)addr & ~(uintptr_t)4095);
 
 	for (int i = 0; i < 200; i++) {
-		if (!mincore((void *)page, 4096, &v) && (v & 1))
+		if (!mincore(page, HUGE, v) && memchr(v, 1, sizeof(v)))
 			return true;
 		nanosleep(&ts, NULL);
 	}
@@ -70,15 +69,52 @@ static bool resident_now(const char *addr)
 	return !mincore((void *)((uintptr_t)addr & ~(uintptr_t)4095), 4096, &v) && (v & 1);
 }
 
-/* MADV_POPULATE_WRITE (Linux 5.14), which the prefaulting thread uses */
-static bool can_populate(void)
+/* Transparent huge pages for advised memory, without which no thread faults the heap in ahead */
+static bool huge_pages_on(void)
 {
-	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bool yes = m != MAP_FAILED && !madvise(m, 4096, MADV_POPULATE_WRITE);
+	FILE *fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	char line[128] = "";
+	bool on;
 
-	if (m != MAP_FAILED)
-		munmap(m, 4096);
-	return yes;
+	if (!fp)
+		return false;
+	on = fgets(line, sizeof(line), fp) && (strstr(line, "[always]") || strstr(line, "[madvise]"));
+	fclose(fp);
+	return on;
+}
+
+/* The name of the thread @tid of this process, or "" */
+static void thread_comm(pid_t tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
+	buf[0] = '\0';
+	fp = fopen(path, "re");
+	if (fp && fgets(buf, (int)size, fp))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (fp)
+		fclose(fp);
+}
+
+/* Whether a thread of this process other than the caller is named @name */
+static bool has_thread_named(const char *name)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	bool found = false;
+	char comm[32];
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || atoi(e->d_name) == getpid())
+			continue;
+		thread_comm(atoi(e->d_name), comm, sizeof(comm));
+		found = !strcmp(comm, name);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 static long minor_faults(void)
@@ -94,9 +130,9 @@ int main(void)
 	long advised = heap_on_huge_pages(RESERVE), faults;
 	char *p, *q, *end;
 
-	plan(8);
+	plan(9);
 	if (advised == 0) {
-		skip(8, "malloc is not glibc's brk heap here (valgrind or ASan)");
+		skip(9, "malloc is not glibc's brk heap here (valgrind or ASan)");
 		return done_testing();
 	}
 	ok(advised >= (long)(RESERVE - HUGE), "%ld bytes advised: the %lu reserved, less a head",
@@ -122,9 +158,10 @@ int main(void)
 	 * q is the top's first block: the 2 MiB page after it is faulted in ahead of any use, the
 	 * page 24 MiB past the top is not (the thread stays within a few MiB of it).
 	 */
-	if (!can_populate()) {
-		skip(2, "no MADV_POPULATE_WRITE in this kernel: nothing is faulted in ahead");
+	if (!huge_pages_on()) {
+		skip(3, "transparent huge pages are off here: nothing is faulted in ahead");
 	} else {
+		ok(has_thread_named("kprof-heap"), "the thread that faults the heap in is kprof-heap");
 		ok(resident_soon(q + BLOCK + HUGE), "the heap past its top is faulted in ahead of use");
 		ok(!resident_now(q + BLOCK + (24UL << 20)), "but not far past it");
 	}

@@ -7,11 +7,16 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "profiler/profile/pipeline-int.h"
 #include "tests/tap.h"
 
+/* the consumer thread's name, as `top -H` shows it */
+#define QNAME	"test-queue"
+
 struct sink {
+	char		name[16];	/* the consumer thread's name, seen from the thread */
 	uint64_t	next;		/* the value the next word must have */
 	size_t		batches;
 	bool		in_order;
@@ -21,7 +26,10 @@ struct sink {
 
 static int sink_start(void *arg)
 {
-	return ((struct sink *)arg)->start_ret;
+	struct sink *s = arg;
+
+	(void)prctl(PR_GET_NAME, (unsigned long)s->name, 0UL, 0UL, 0UL);
+	return s->start_ret;
 }
 
 static int sink_consume(void *arg, struct pipe_batch *b)
@@ -64,7 +72,7 @@ static void test_order(void)
 	struct pipe_queue q;
 	uint64_t value = 0;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, QNAME, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	is_int(push_counting(&q, &b, 500, 1000, &value), 0,
 	       "500 batches pushed, each handed back empty");
 	/* below the threshold nothing moves */
@@ -77,6 +85,7 @@ static void test_order(void)
 	is_int((int)s.batches, 501, "every batch consumed");
 	ok(s.in_order && s.next == value, "every word, in order (%llu)",
 	   (unsigned long long)s.next);
+	is_str(s.name, QNAME, "the consumer thread is named");
 	pipe_batch_release(&b);
 }
 
@@ -88,7 +97,7 @@ static void test_consumer_fails(void)
 	uint64_t value = 0;
 	int ret;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, QNAME, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	/*
 	 * Far more than PIPE_DEPTH batches after the failing one: pushes must not block, and
 	 * once PIPE_DEPTH are in flight the producer waits for the consumer, so it sees the error.
@@ -107,7 +116,7 @@ static void test_start_fails(void)
 	struct pipe_queue q;
 	uint64_t value = 0;
 
-	is_int(pipe_queue_init(&q, sink_start, sink_consume, NULL, &s), 0, "queue starts");
+	is_int(pipe_queue_init(&q, QNAME, sink_start, sink_consume, NULL, &s), 0, "queue starts");
 	push_counting(&q, &b, 50, 10, &value);
 	is_int(pipe_queue_finish(&q), -ENOENT, "a failed start is the queue's error");
 	is_int((int)s.batches, 0, "no batch consumed after a failed start");
@@ -176,7 +185,7 @@ static void test_keep_and_drain(void)
 	struct pipe_queue q;
 	uint64_t value = 0;
 
-	is_int(pipe_queue_init(&q, keeper_start, keeper_consume, keeper_drain, &k), 0,
+	is_int(pipe_queue_init(&q, QNAME, keeper_start, keeper_consume, keeper_drain, &k), 0,
 	       "queue starts");
 	is_int(push_counting(&q, &b, 301, 100, &value), 0,
 	       "301 batches pushed, every other kept by the consumer");
