@@ -17,7 +17,8 @@
 #     path). The earliest kernel sample (by time: the order perf reads them in, not the
 #     file's) stays in the kernel: perf 6.1 leaves a module address it meets before the
 #     kernel's kallsyms is loaded unnamed, and the module's first function for good
-#     (symbolize/kmod.c); with KMOD_EARLY=1 in the environment it gets a module frame too;
+#     (symbolize/kmod.c); with KMOD_EARLY=1 in the environment it gets a module frame too,
+#     and the samples before it are dropped (see below);
 #   - without MMAP2, a BUILD_ID feature entry (misc KERNEL, pid -1) with MODID (40 hex digits)
 #     for MODPATH, as perf record notes a hit module's build-id (/sys/module/NAME/notes).
 # The feature sections after the data and the BUILD_ID entry are moved along.
@@ -89,6 +90,12 @@ while ($at < $end) {
 		$placed = 1;
 		next;
 	}
+	# With KMOD_EARLY, the first kernel sample is the first sample: perf 6.1 shows its quirk
+	# only then (a user sample before it, as dd's first ones in ld.so, and the module's
+	# first address is named; what loads the kernel there was not found), so earlier samples
+	# go.
+	next if $type == 9 && $ENV{KMOD_EARLY} &&
+		unpack('Q<', substr $rec, 8 + 16, 8) < $first_time;
 	if ($type != 9 || ($misc & 7) != 1) {	# kernel samples only
 		$data .= $rec;
 		next;
