@@ -120,11 +120,10 @@ int user_build_ids(struct sym_session *s, const struct pd_build_id *ids, size_t 
 static void *load(void *arg)
 {
 	struct kernel_side *k = arg;
-	struct sym_session *sym;
-	int ret;
 
-	sym = sym_session_new(&k->opts);
-	ret = sym ? kernel_module_build_ids(sym, k->ids, k->nr_ids) : errno ? -errno : -ENOMEM;
+	struct sym_session *sym = sym_session_new(&k->opts);
+	int ret = sym ? kernel_module_build_ids(sym, k->ids, k->nr_ids) :
+		  errno ? -errno : -ENOMEM;
 
 	pthread_mutex_lock(&k->lock);
 	k->sym = sym;
@@ -135,6 +134,7 @@ static void *load(void *arg)
 	return NULL;
 }
 
+/* load() on a thread of its own, named for top -H and perf */
 static void *load_thread(void *arg)
 {
 	thread_name("kprof-kallsyms");
