@@ -49,10 +49,9 @@ static bool vma_has_flag(uintptr_t addr, const char *flag)
 /* Wait up to ~2 s for a page of the 2 MiB from @addr's page to be resident; whether one was. */
 static bool resident_soon(const char *addr)
 {
+	void *page = (void *)((uintptr_t)addr & ~(uintptr_t)4095);
 	struct timespec ts = { .tv_nsec = 10000000 };
 	unsigned char v[HUGE / 4096];
-
-	void *page = (void *)((uintptr_t)addr & ~(uintptr_t)4095);
 
 	for (int i = 0; i < 200; i++) {
 		if (!mincore(page, HUGE, v) && memchr(v, 1, sizeof(v)))
