@@ -17,10 +17,24 @@ struct reader_id {
 	size_t		attr;
 };
 
-/* A record waiting in the time-ordering queue. Its bytes are in pd_reader.arena. */
+/*
+ * A block of the data section as read (1 MiB), or of records copied for the ordering queue
+ * (decompressed ones, whose buffer is reused): perf-read-data.c. A queued record stays where it
+ * is; the block goes back to the reader's pool once none of its records is queued any more.
+ */
+struct read_chunk {
+	struct read_chunk	*next;		/* the pool's free list */
+	struct read_chunk	*all;		/* every chunk, to free them */
+	size_t			refs;		/* queued records in it, and the one handed out */
+	size_t			used;		/* a copy chunk's bytes taken */
+	unsigned char		data[];
+};
+
+/* A record waiting in the time-ordering queue, where it was read (or copied). */
 struct queued_record {
 	uint64_t			time, seq, offset;
-	size_t				at;	/* offset in the arena */
+	const unsigned char		*at;	/* its header */
+	struct read_chunk		*chunk;
 	const struct pd_evattr	*attr;
 };
 
@@ -41,15 +55,17 @@ struct pd_reader {
 	struct pd_record_stats stats;
 	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */
 
-	/* Sequential reading of the data section through buf (perf-read-data.c). */
+	/* Sequential reading of the data section through buf, cur's data (perf-read-data.c). */
 	unsigned char		*buf;
+	struct read_chunk	*cur;
 	size_t			buf_pos, buf_len;	/* consumed / valid bytes of buf */
 	uint64_t		buf_off;		/* file offset of buf[0] */
 	uint64_t		data_end;
 
 	/* perf's ordered_events: queued records, sorted and released at FINISHED_ROUND. */
-	unsigned char		*arena, *arena2;
-	size_t			arena_len, arena_alloc, arena2_alloc;
+	struct read_chunk	*copy;			/* where records not in buf are copied */
+	struct read_chunk	*free_chunks, *all_chunks;
+	struct read_chunk	*held;			/* the queued record handed out last */
 	struct queued_record	*queue;
 	size_t			nr_queued, queue_alloc;
 	struct queued_record	*sort_tmp;		/* sort_queue()'s merge buffer */

@@ -57,9 +57,25 @@ static int take_u64s(struct cursor *c, uint64_t n, const void **out)
 	return take(c, n * 8, out);
 }
 
+/*
+ * Every field to its default. Not with memset(): gcc makes a memset of this size (~300 bytes) a
+ * `rep stosq`, whose start-up cost was half the time of decoding a sample (21 ns of which 11
+ * the memset; 8 ns with these 16-byte stores: ~6 ms of the reading thread on the make -B bench
+ * recording). gcc would turn the loop back into a memset without the attribute.
+ */
+typedef uint64_t zero_block __attribute__((vector_size(16), aligned(8), may_alias));
+
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 static void sample_defaults(const struct perf_event_attr *attr, struct pd_sample *s)
 {
-	memset(s, 0, sizeof(*s));
+	char *p = (char *)s;
+	size_t i;
+
+	for (i = 0; i + sizeof(zero_block) <= sizeof(*s); i += sizeof(zero_block))
+		*(zero_block *)(p + i) = (zero_block){ 0, 0 };
+	memset(p + i, 0, sizeof(*s) - i);
 	s->id = s->time = s->stream_id = UINT64_MAX;
 	s->pid = s->tid = s->cpu = -1;
 	s->period = attr->sample_period;

@@ -15,6 +15,7 @@
 #include "profiler/perfdata/perf-read-int.h"
 #include "tests/tap.h"
 #include "tests/unit/perf-data-build.h"
+#include "tests/unit/perf-read-check.h"
 
 static char path[] = "/tmp/kprof-perf-pipe-XXXXXX";
 
@@ -79,6 +80,31 @@ static struct buf pipe_stream(bool attr)
 	return b;
 }
 
+/*
+ * Samples queued, then an AUXTRACE payload larger than the read buffer: skipping it reads the
+ * pipe into the buffer again, which must not be where the queued samples are.
+ */
+static struct buf pipe_big_payload(void)
+{
+	struct pd_file_header h = { .magic = PERF_FILE_MAGIC2, .size = 16 };
+	struct buf b = { 0 };
+	size_t payload = (2u << 20) + 64;
+
+	put(&b, &h, 16);
+	put_attr_record(&b);
+	put_sample(&b, 100, 10);
+	put_sample(&b, 100, 5);
+	put_hdr(&b, PERF_RECORD_AUXTRACE, 40);
+	put64(&b, payload);
+	for (int i = 0; i < 4; i++)
+		put64(&b, 0);
+	for (size_t i = 0; i < payload / 8; i++)
+		put64(&b, ~0ULL);
+	put_sample(&b, 100, 20);
+	put_round(&b);
+	return b;
+}
+
 struct result {
 	int		ret;
 	char		err[256];
@@ -86,6 +112,7 @@ struct result {
 	size_t		nr;
 	char		name[32], host[32];
 	uint64_t	aux, aux_bytes;
+	size_t		bad;		/* samples whose body no longer says their time */
 };
 
 static void read_stream(const char *p, struct result *res)
@@ -97,9 +124,17 @@ static void read_stream(const char *p, struct result *res)
 	res->ret = pd_reader_open(p, &r, res->err, sizeof(res->err));
 	if (res->ret)
 		return;
-	while ((res->ret = pd_reader_next(r, &rec, res->err, sizeof(res->err))) > 0)
-		if (rec.hdr.type == PERF_RECORD_SAMPLE && res->nr < 8)
+	while ((res->ret = pd_reader_next(r, &rec, res->err, sizeof(res->err))) > 0) {
+		struct pd_sample s;
+
+		if (rec.hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		/* the body as it is now: reading a payload must not write over a queued sample */
+		res->bad += pd_sample_decode(rec.body, rec.body_len, &rec.attr->attr, &s) ||
+			    s.time != rec.time;
+		if (res->nr < 8)
 			res->times[res->nr++] = rec.time;
+	}
 	snprintf(res->name, sizeof(res->name), "%s", pd_reader_attr(r, 0)->name);
 	snprintf(res->host, sizeof(res->host), "%s",
 		 pd_reader_info(r)->hostname ? pd_reader_info(r)->hostname : "");
@@ -116,13 +151,14 @@ static void check_stream(const struct result *res, const char *how)
 		     (unsigned long long)res->times[1], (unsigned long long)res->times[2]);
 	ok(res->nr == 3 && res->times[0] == 10 && res->times[1] == 20 && res->times[2] == 30,
 	   "%s: three samples in order, the payloads skipped", how);
+	is_int((int)res->bad, 0, "%s: each sample whole", how);
 	is_str(res->name, "mycpu", "%s: the EVENT_UPDATE name, after the first sample", how);
 	is_str(res->host, "pipehost", "%s: a HEADER_FEATURE", how);
 	ok(res->aux == 1 && res->aux_bytes == 64, "%s: the AUXTRACE record counted", how);
 }
 
-/* The stream through a real pipe, written by a child process. */
-static void read_through_pipe(const struct buf *b, struct result *res)
+/* The stream through a real pipe, written by a child process @piece bytes at a time. */
+static void read_through_pipe(const struct buf *b, size_t piece, struct result *res)
 {
 	char dev[32];
 	int fds[2];
@@ -136,8 +172,7 @@ static void read_through_pipe(const struct buf *b, struct result *res)
 	if (pid == 0) {
 		close(fds[0]);
 		for (size_t at = 0; at < b->len;) {
-			/* in small pieces: records arrive split */
-			ssize_t n = write(fds[1], b->p + at, b->len - at < 7 ? b->len - at : 7);
+			ssize_t n = write(fds[1], b->p + at, b->len - at < piece ? b->len - at : piece);
 
 			if (n <= 0)
 				_exit(1);
@@ -161,7 +196,8 @@ static void test_pipe_mode(void)
 	buf_write(&b, path);
 	read_stream(path, &res);
 	check_stream(&res, "from a file");
-	read_through_pipe(&b, &res);
+	/* in small pieces: records arrive split */
+	read_through_pipe(&b, 7, &res);
 	check_stream(&res, "from a pipe");
 
 	for (size_t len = 0; len < b.len; len++) {
@@ -179,6 +215,14 @@ static void test_pipe_mode(void)
 	ok(errors > whole && whole > 0, "cut streams: %zu errors, %zu ending at a record", errors,
 	   whole);
 	is_int((int)bad_msgs, 0, "each error one line");
+	free(b.p);
+
+	b = pipe_big_payload();
+	read_through_pipe(&b, 65536, &res);
+	is_int(res.ret, 0, "a 2 MiB payload through a pipe: read (%s)", res.err);
+	ok(res.nr == 3 && res.times[0] == 5 && res.times[1] == 10 && res.times[2] == 20,
+	   "a 2 MiB payload through a pipe: the samples in order");
+	is_int((int)res.bad, 0, "a 2 MiB payload through a pipe: the queued samples whole");
 	free(b.p);
 
 	b = pipe_stream(false);
@@ -291,6 +335,75 @@ static void test_zstd(void)
 	expect_error(&o, "compressed record", "a corrupt frame");
 }
 
+/*
+ * Rounds of decompressed records out of time order, compressed as perf does (one stream,
+ * flushed at the end of each round, FINISHED_ROUND outside, COMPRESSED records of at most
+ * 32 KiB): the queued ones are copied out of the decompression buffer, and the chunks they are
+ * copied into go back to the pool once their records are out, and not before (rounds larger
+ * than a chunk keep several).
+ */
+static uint64_t zstd_rounds, zstd_per_round;
+
+static void put_compressed(struct buf *b, ZSTD_outBuffer *o)
+{
+	if (!o->pos)
+		return;
+	put_hdr(b, PERF_RECORD_COMPRESSED, o->pos);
+	put(b, o->dst, o->pos);
+	o->pos = 0;
+}
+
+static void records_many_compressed(struct buf *b)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	static unsigned char out[32768];
+	ZSTD_outBuffer o = { out, sizeof(out), 0 };
+	size_t ret = cs ? ZSTD_initCStream(cs, 1) : 1;
+
+	for (uint64_t round = 0; round < zstd_rounds && !ZSTD_isError(ret); round++) {
+		struct buf inner = { 0 };
+		ZSTD_inBuffer in;
+
+		for (uint64_t j = 0; j < zstd_per_round; j++)
+			put_sample(&inner, 100, 1 + round * 1000000 + (j * 7919) % zstd_per_round);
+		in = (ZSTD_inBuffer){ inner.p, inner.len, 0 };
+		while (!ZSTD_isError(ret) && in.pos < in.size) {
+			ret = ZSTD_compressStream(cs, &o, &in);
+			if (o.pos == o.size)
+				put_compressed(b, &o);
+		}
+		do {
+			ret = ZSTD_isError(ret) ? ret : ZSTD_flushStream(cs, &o);
+			put_compressed(b, &o);
+		} while (!ZSTD_isError(ret) && ret);
+		free(inner.p);
+		put_round(b);
+	}
+	ZSTD_freeCStream(cs);
+}
+
+static void zstd_in_order(uint64_t rounds, uint64_t per_round, size_t max_chunks,
+			  const char *what)
+{
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_many_compressed,
+			       0, 0, 0 };
+	struct buf f;
+
+	zstd_rounds = rounds;
+	zstd_per_round = per_round;
+	f = build(&o);
+	buf_write(&f, path);
+	free(f.p);
+	read_check(path, rounds * per_round, max_chunks, what);
+}
+
+static void test_zstd_many_rounds(void)
+{
+	zstd_in_order(1000, 120, 4, "~6 MB in 1,000 rounds");
+	/* two rounds queued: ~2.4 MB, in 3 or 4 chunks besides the read buffer */
+	zstd_in_order(6, 25000, 6, "~7 MB in rounds of 1.2 MB");
+}
+
 /* An AUXTRACE payload past the end of the data section (file mode). */
 static void records_aux_past_end(struct buf *b)
 {
@@ -352,6 +465,7 @@ int main(void)
 	close(fd);
 	test_pipe_mode();
 	test_zstd();
+	test_zstd_many_rounds();
 	test_aux_past_end();
 	test_file_mode_attr();
 	unlink(path);

@@ -127,15 +127,22 @@ static void test_full(void)
 static void test_defaults_and_limits(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .sample_period = 4000 };
-	struct pd_sample s;
+	struct pd_sample s, want;
 	struct body b = { .n = 0 };
 
 	a.sample_type = PERF_SAMPLE_IP;
 	put(&b, 0x400000);
+	memset(&s, 0xa5, sizeof(s));	/* what the struct held before: none of it stays */
 	is_int(pd_sample_decode(b.w, 8, &a, &s), 0, "ip only");
 	ok(s.time == UINT64_MAX && s.id == UINT64_MAX && s.pid == -1 && s.cpu == -1,
 	   "absent fields keep their defaults");
 	is_u64(s.period, 4000, "period defaults to attr.sample_period");
+	memset(&want, 0, sizeof(want));
+	want.id = want.time = want.stream_id = UINT64_MAX;
+	want.pid = want.tid = want.cpu = -1;
+	want.period = 4000;
+	want.ip = 0x400000;
+	ok(!memcmp(&s, &want, sizeof(s)), "every other byte zero");
 
 	a.sample_type = PERF_SAMPLE_CALLCHAIN;
 	b.n = 0;
