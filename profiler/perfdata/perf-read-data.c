@@ -41,6 +41,14 @@
  * half of the queue goes out (perf's OE_FLUSH__HALF when its queue is full).
  */
 #define QUEUE_LIMIT	(256u << 20)
+/*
+ * A queued record keeps its whole chunk: where few records are queued among many that are not
+ * (a file without FINISHED_ROUND whose records mostly carry no time), the chunks kept would be
+ * far more than the bytes queued. Past this many chunks out of the pool (and at least a few),
+ * the older half goes out too: memory stays within the queue limit, as when the records were
+ * copied.
+ */
+#define MIN_CHUNKS_KEPT	4
 
 /* A chunk from the pool, or a new one; NULL on ENOMEM. */
 static struct read_chunk *chunk_get(struct pd_reader *r)
@@ -56,6 +64,7 @@ static struct read_chunk *chunk_get(struct pd_reader *r)
 		c->all = r->all_chunks;
 		r->all_chunks = c;
 	}
+	r->chunks_out++;
 	c->next = NULL;
 	c->refs = c->used = 0;
 	return c;
@@ -68,6 +77,7 @@ static void chunk_put(struct pd_reader *r, struct read_chunk *c)
 		return;
 	c->next = r->free_chunks;
 	r->free_chunks = c;
+	r->chunks_out--;
 }
 
 /* The chunk given up by reading or copying: to the pool unless records in it are queued. */
@@ -76,6 +86,7 @@ static void chunk_retire(struct pd_reader *r, struct read_chunk *c)
 	if (c && !c->refs) {
 		c->next = r->free_chunks;
 		r->free_chunks = c;
+		r->chunks_out--;
 	}
 }
 
@@ -102,7 +113,7 @@ static int own_buffer(struct pd_reader *r, size_t keep)
 
 int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 {
-	r->queue_limit = QUEUE_LIMIT;
+	pd_reader_set_queue_limit(r, QUEUE_LIMIT);
 	r->buf_off = r->header.data.offset;
 	r->data_end = r->header.data.offset + r->header.data.size;
 	r->cur = chunk_get(r);
@@ -645,7 +656,7 @@ static int route(struct pd_reader *r, struct pd_record *rec, char *err, size_t e
 		return 1;
 	if (enqueue(r, rec))
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	if (r->queued_bytes > r->queue_limit) {
+	if (r->queued_bytes > r->queue_limit || r->chunks_out > r->chunks_limit) {
 		sort_queue(r);
 		flush(r, r->queue[0].time + (r->queue[r->nr_queued - 1].time -
 					     r->queue[0].time) / 2);
@@ -656,6 +667,8 @@ static int route(struct pd_reader *r, struct pd_record *rec, char *err, size_t e
 void pd_reader_set_queue_limit(struct pd_reader *r, size_t bytes)
 {
 	r->queue_limit = bytes;
+	r->chunks_limit = bytes / READ_BUF_SIZE > MIN_CHUNKS_KEPT ? bytes / READ_BUF_SIZE :
+			  MIN_CHUNKS_KEPT;
 }
 
 int pd_reader_next(struct pd_reader *r, struct pd_record *rec, char *err, size_t errlen)

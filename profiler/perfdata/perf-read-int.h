@@ -75,7 +75,9 @@ struct pd_reader {
 	size_t			ready, ready_pos;	/* [ready_pos, ready): next out */
 	uint64_t		seq, next_flush, max_time, last_flush;
 	size_t			queue_limit;	/* queued bytes that force a half flush */
-	size_t			queued_bytes;	/* of the records queued, mapped ones too */
+	size_t			chunks_limit;	/* chunks out of the pool that do too */
+	size_t			chunks_out;	/* taken and not back in the pool */
+	size_t			queued_bytes;	/* of the records queued, not handed out yet */
 	bool			eof;
 
 	/*

@@ -318,7 +318,9 @@ int pd_reader_tracing_data(struct pd_reader *r, void **buf, size_t *len, char *e
 
 /*
  * How many bytes of records may wait for time ordering before the older half is released
- * regardless (a file without FINISHED_ROUND records); default 256 MiB. For tests and tuning.
+ * regardless (a file without FINISHED_ROUND records); default 256 MiB. The 1 MiB buffers that
+ * hold them count too (at least 4 of them): a few queued records among many that go out at
+ * once keep a buffer each. For tests and tuning.
  */
 void pd_reader_set_queue_limit(struct pd_reader *r, size_t bytes);
 

@@ -213,6 +213,48 @@ static void test_queue_limit(void)
 	pd_reader_close(r);
 }
 
+/*
+ * No FINISHED_ROUND, and one sample in 2,000 with a time (the others go out at once): each
+ * queued sample keeps its 1 MiB chunk, ~12 MB in all.
+ */
+static void records_sparse(struct buf *b)
+{
+	for (uint64_t i = 0; i < 250000; i++)
+		put_sample(b, 100, i % 2000 ? 0 : 1 + i);
+}
+
+static void test_sparse_queue(void)
+{
+	struct file_opts o = { sizeof(struct perf_event_attr), 1, false, records_sparse, 0, 0, 0 };
+	struct buf f = build(&o);
+	uint64_t n = 0, timed = 0, last = 0, backwards = 0;
+	size_t chunks = 0;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256] = "";
+
+	write_file(f.p, f.len);
+	free(f.p);
+	if (!ok(pd_reader_open(path, &r, err, sizeof(err)) == 0, "open (%s)", err))
+		return;
+	pd_reader_set_queue_limit(r, 4u << 20);
+	while (pd_reader_next(r, &rec, err, sizeof(err)) > 0) {
+		n++;
+		if (!rec.time)
+			continue;
+		timed++;
+		backwards += rec.time < last;
+		last = rec.time;
+	}
+	is_u64(n, 250000, "sparse queue: every sample delivered (%s)", err);
+	ok(timed == 125 && !backwards, "sparse queue: the timed ones in order");
+	for (const struct read_chunk *c = r->all_chunks; c; c = c->all)
+		chunks++;
+	ok(chunks <= 5, "sparse queue: %zu chunks of 1 MiB for a 4 MiB limit, not one per queued "
+	   "sample", chunks);
+	pd_reader_close(r);
+}
+
 static void records_few(struct buf *b)
 {
 	put_sample(b, 100, 10);
@@ -386,6 +428,7 @@ int main(void)
 	test_good_file();
 	test_attr_sizes();
 	test_queue_limit();
+	test_sparse_queue();
 	test_many_rounds();
 	test_file_shrinks();
 	test_bad_headers();
