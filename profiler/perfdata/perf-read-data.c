@@ -9,7 +9,8 @@
  * queue holds records of this one (a decompressed record, whose buffer is reused, is copied
  * into a chunk of its own). The records were copied into an arena, and those still queued at
  * each release copied again into a fresh one: ~75 MB moved for a 51 MB make -B recording,
- * which took ~33 ms to read alone with the copies, ~27 ms without (5 alternating runs each).
+ * which took 32-34 ms to read alone with the copies, 27-28 ms without (3 alternating rounds of
+ * 5 runs).
  * The data section was mapped once (each record used where it lay, the pages populated ahead
  * of the reader and given back behind it): on a virtual machine that was the slower way, by
  * far. Each 4 KiB page of the mapping is a page-table entry for the kernel to set
