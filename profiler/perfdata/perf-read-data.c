@@ -71,24 +71,25 @@ static struct read_chunk *chunk_get(struct pd_reader *r)
 	return c;
 }
 
-/* Back to the pool once nothing is in it: no queued record, and it is not being filled. */
-static void chunk_put(struct pd_reader *r, struct read_chunk *c)
+static void chunk_to_pool(struct pd_reader *r, struct read_chunk *c)
 {
-	if (--c->refs || c == r->cur || c == r->copy)
-		return;
 	c->next = r->free_chunks;
 	r->free_chunks = c;
 	r->chunks_out--;
 }
 
+/* Back to the pool once nothing is in it: no queued record, and it is not being filled. */
+static void chunk_put(struct pd_reader *r, struct read_chunk *c)
+{
+	if (!--c->refs && c != r->cur && c != r->copy)
+		chunk_to_pool(r, c);
+}
+
 /* The chunk given up by reading or copying: to the pool unless records in it are queued. */
 static void chunk_retire(struct pd_reader *r, struct read_chunk *c)
 {
-	if (c && !c->refs) {
-		c->next = r->free_chunks;
-		r->free_chunks = c;
-		r->chunks_out--;
-	}
+	if (c && !c->refs)
+		chunk_to_pool(r, c);
 }
 
 /*
@@ -103,11 +104,10 @@ static int own_buffer(struct pd_reader *r, size_t keep)
 		c = chunk_get(r);
 		if (!c)
 			return -ENOMEM;
-		memcpy(c->data, r->buf + r->buf_pos, keep);
+		memcpy(c->data, r->cur->data + r->buf_pos, keep);
 		r->cur = c;
-		r->buf = c->data;
 	} else {
-		memmove(r->buf, r->buf + r->buf_pos, keep);
+		memmove(c->data, c->data + r->buf_pos, keep);
 	}
 	return 0;
 }
@@ -120,7 +120,6 @@ int reader_data_init(struct pd_reader *r, char *err, size_t errlen)
 	r->cur = chunk_get(r);
 	if (!r->cur)
 		return err_set(err, errlen, -ENOMEM, "out of memory");
-	r->buf = r->cur->data;
 	return 0;
 }
 
@@ -133,7 +132,6 @@ void reader_data_release(struct pd_reader *r)
 		free(c);
 	}
 	r->all_chunks = r->free_chunks = r->cur = r->copy = r->held = NULL;
-	r->buf = NULL;
 	free(r->queue);
 	free(r->sort_tmp);
 	free(r->runs);
@@ -182,14 +180,14 @@ static int refill(struct pd_reader *r, size_t n, char *err, size_t errlen)
 	if (want > READ_BUF_SIZE - r->buf_len)
 		want = READ_BUF_SIZE - r->buf_len;
 	if (!r->stream) {
-		ret = reader_pread(r, r->buf + r->buf_len, (size_t)want, r->buf_off + r->buf_len,
+		ret = reader_pread(r, r->cur->data + r->buf_len, (size_t)want, r->buf_off + r->buf_len,
 				   err, errlen);
 		if (!ret)
 			r->buf_len += (size_t)want;
 		return ret;
 	}
 	/* a pipe: take what is there, block only for what this record still needs */
-	ret = reader_read_stream(r, r->buf + r->buf_len, READ_BUF_SIZE - r->buf_len, &got,
+	ret = reader_read_stream(r, r->cur->data + r->buf_len, READ_BUF_SIZE - r->buf_len, &got,
 				 n - r->buf_len, err, errlen);
 	r->buf_len += got;
 	return ret;
@@ -224,9 +222,6 @@ int reader_skip(struct pd_reader *r, uint64_t n, char *err, size_t errlen)
 		return 0;
 	}
 	n -= have;
-	r->buf_pos = r->buf_len;
-	if (own_buffer(r, 0))
-		return err_set(err, errlen, -ENOMEM, "out of memory");
 	r->buf_off += r->buf_len;
 	r->buf_pos = r->buf_len = 0;
 	if (!r->stream) {
@@ -237,9 +232,12 @@ int reader_skip(struct pd_reader *r, uint64_t n, char *err, size_t errlen)
 		r->buf_off += n;
 		return 0;
 	}
+	/* the pipe is read into the buffer: not over queued records */
+	if (own_buffer(r, 0))
+		return err_set(err, errlen, -ENOMEM, "out of memory");
 	while (n) {
 		got = n < READ_BUF_SIZE ? (size_t)n : READ_BUF_SIZE;
-		ret = reader_read_stream(r, r->buf, got, &got, got, err, errlen);
+		ret = reader_read_stream(r, r->cur->data, got, &got, got, err, errlen);
 		if (ret)
 			return ret;
 		if (!got)
@@ -305,7 +303,7 @@ again:
 	if (have < sizeof(rec->hdr))
 		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
 				   (unsigned long long)off);
-	memcpy(&rec->hdr, r->buf + r->buf_pos, sizeof(rec->hdr));
+	memcpy(&rec->hdr, r->cur->data + r->buf_pos, sizeof(rec->hdr));
 	if (rec->hdr.size < sizeof(rec->hdr))
 		return err_set(err, errlen, -EINVAL,
 				   "bad record size %u at offset %llu (type %u)", rec->hdr.size,
@@ -321,7 +319,7 @@ again:
 					   "record at offset %llu (type %u, size %u) is cut "
 					   "short by the end of the stream", (unsigned long long)off,
 					   rec->hdr.type, rec->hdr.size) : ret;
-	rec->body = r->buf + r->buf_pos + sizeof(rec->hdr);
+	rec->body = r->cur->data + r->buf_pos + sizeof(rec->hdr);
 	rec->body_len = rec->hdr.size - sizeof(rec->hdr);
 	rec->offset = off;
 	rec->time = UINT64_MAX;
@@ -358,7 +356,7 @@ int reader_peek_type(struct pd_reader *r, uint32_t *type, char *err, size_t errl
 	if (have < sizeof(h))
 		return err_set(err, errlen, -EINVAL, "truncated record header at offset %llu",
 			       (unsigned long long)(r->buf_off + r->buf_pos));
-	memcpy(&h, r->buf + r->buf_pos, sizeof(h));
+	memcpy(&h, r->cur->data + r->buf_pos, sizeof(h));
 	*type = h.type;
 	return 1;
 }
@@ -464,7 +462,7 @@ static int enqueue(struct pd_reader *r, const struct pd_record *rec)
 		r->queue = q;
 	}
 	/* read from the file: its header is just before its body, in the read buffer */
-	if ((uintptr_t)body - (uintptr_t)r->buf < r->buf_len) {
+	if ((uintptr_t)body - (uintptr_t)r->cur->data < r->buf_len) {
 		at = body - sizeof(rec->hdr);
 		c = r->cur;
 	} else {

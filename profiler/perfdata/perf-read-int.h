@@ -55,15 +55,14 @@ struct pd_reader {
 	struct pd_record_stats stats;
 	struct pd_file_section	tracing_data;	/* TRACING_DATA's section, size 0 when absent */
 
-	/* Sequential reading of the data section through buf, cur's data (perf-read-data.c). */
-	unsigned char		*buf;
+	/* Sequential reading of the data section through cur's data (perf-read-data.c). */
 	struct read_chunk	*cur;
-	size_t			buf_pos, buf_len;	/* consumed / valid bytes of buf */
-	uint64_t		buf_off;		/* file offset of buf[0] */
+	size_t			buf_pos, buf_len;	/* consumed / valid bytes of it */
+	uint64_t		buf_off;		/* file offset of its first byte */
 	uint64_t		data_end;
 
 	/* perf's ordered_events: queued records, sorted and released at FINISHED_ROUND. */
-	struct read_chunk	*copy;			/* where records not in buf are copied */
+	struct read_chunk	*copy;			/* where records not in cur are copied */
 	struct read_chunk	*free_chunks, *all_chunks;
 	struct read_chunk	*held;			/* the queued record handed out last */
 	struct queued_record	*queue;
@@ -120,7 +119,7 @@ int reader_take_attr(struct pd_reader *r, struct pd_evattr *ev, const void *buf,
  */
 int reader_read_stream(struct pd_reader *r, void *buf, size_t len, size_t *got,
 		       size_t min, char *err, size_t errlen);
-/* perf-read-data.c: @n bytes of the data stream at buf + buf_pos, reading as needed. */
+/* perf-read-data.c: @n bytes of the data stream at cur->data + buf_pos, reading as needed. */
 int reader_fill(struct pd_reader *r, size_t n, char *err, size_t errlen);
 /* Bytes of the stream buffered or still readable, up to @n (EOF of a pipe: fewer). */
 size_t reader_avail(struct pd_reader *r, size_t n, char *err, size_t errlen, int *ret);
