@@ -9,8 +9,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output/output-int.h"
 
@@ -253,49 +255,161 @@ static int fold_stack(struct strbuf *b, const struct callgraph *cg,
 	return err;
 }
 
+/*
+ * The lines go out in blocks of this size: through stdio a line at a time they were two locked
+ * calls each, and a stream's default buffer is one 4 KiB write() per 4 KiB of output.
+ */
+#define OUT_BLOCK	(256 << 10)
+
+struct line_out {
+	FILE	*fp;
+	char	*buf;		/* OUT_BLOCK bytes; NULL: lines go to @fp one by one */
+	size_t	len;
+};
+
+static void out_flush(struct line_out *o)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->fp);
+	o->len = 0;
+}
+
 /* "KEY COUNT\n": fprintf's format parsing cost more than the rest of a line's output. */
-static void put_line(FILE *fp, const char *key, uint64_t count)
+static void put_line(struct line_out *o, const char *key, uint64_t count)
 {
 	char digits[24], *p = digits + sizeof(digits);
+	size_t klen = strlen(key), dlen;
 
 	*--p = '\n';
 	do
 		*--p = (char)('0' + count % 10);
 	while ((count /= 10));
 	*--p = ' ';
-	fputs(key, fp);
-	fwrite(p, 1, (size_t)(digits + sizeof(digits) - p), fp);
+	dlen = (size_t)(digits + sizeof(digits) - p);
+	if (o->buf && o->len + klen + dlen > OUT_BLOCK)
+		out_flush(o);
+	if (!o->buf || klen + dlen > OUT_BLOCK) {
+		fwrite(key, 1, klen, o->fp);
+		fwrite(p, 1, dlen, o->fp);
+		return;
+	}
+	memcpy(o->buf + o->len, key, klen);
+	memcpy(o->buf + o->len + klen, p, dlen);
+	o->len += klen + dlen;
+}
+
+/*
+ * A graph of at least this many stacks is folded in two parts, the second on a thread of its
+ * own: folding, summing and sorting the 29,023 stacks of a make -B recording (28,837 lines)
+ * took ~15 ms of `kprof collapse`, alone at the end of the run, every other thread done. Each
+ * part sorts its own lines, and the two sorted runs are merged as they are written.
+ */
+#define FOLD_SPLIT_MIN	4096
+
+/* A part of the graph's stacks, folded, summed by text and sorted. */
+struct fold_part {
+	const struct callgraph	*cg;
+	unsigned int		flags;
+	size_t			from, to;	/* stack records */
+	struct str_sums		lines;
+	int			err;
+};
+
+static void *fold_part(void *arg)
+{
+	struct fold_part *p = arg;
+	struct frame_texts texts[2] = { 0 };
+	struct strbuf b = { 0 };
+
+	for (size_t i = p->from; i < p->to && !p->err; i++) {
+		const struct cg_stack_rec *r = cg_stack_rec_at(p->cg, i);
+
+		p->err = fold_stack(&b, p->cg, r, p->flags, texts);
+		if (!p->err && b.len)	/* the script prints nothing for an empty stack */
+			p->err = str_sums_add(&p->lines, b.s, b.len,
+					      p->flags & FOLDED_SAMPLES ? r->samples : r->period);
+	}
+	/* Sorting the sums array itself breaks its index, which is not used again. */
+	if (!p->err)
+		str_sums_sort(p->lines.v, p->lines.nr);
+	free(b.s);
+	frame_texts_release(&texts[0]);
+	frame_texts_release(&texts[1]);
+	return NULL;
+}
+
+/*
+ * The lines of two sorted parts in order. A text can be in both (two stacks that fold alike,
+ * one in each part): its line is printed once with the sum of both counts, as if one part had
+ * summed it.
+ */
+static void write_merged(FILE *fp, const struct str_sums *a, const struct str_sums *b)
+{
+	/* without the block (ENOMEM), the lines go to the stream one by one */
+	struct line_out o = { .fp = fp, .buf = malloc(OUT_BLOCK) };
+	size_t i = 0, j = 0;
+
+	while (i < a->nr || j < b->nr) {
+		int c = i == a->nr ? 1 : j == b->nr ? -1 : strcmp(a->v[i].key, b->v[j].key);
+
+		if (c < 0) {
+			put_line(&o, a->v[i].key, a->v[i].value);
+			i++;
+		} else if (c > 0) {
+			put_line(&o, b->v[j].key, b->v[j].value);
+			j++;
+		} else {
+			put_line(&o, a->v[i].key, a->v[i].value + b->v[j].value);
+			i++;
+			j++;
+		}
+	}
+	out_flush(&o);
+	free(o.buf);
+}
+
+int folded_write_parts(FILE *fp, const struct callgraph *cg, unsigned int flags,
+		       unsigned int nr_parts)
+{
+	struct fold_part parts[2];
+	pthread_t thread;
+	bool threaded = false;
+	size_t nr;
+	int err;
+
+	if (!fp || !cg)
+		return -EINVAL;
+	nr_parts = nr_parts < 1 ? 1 : nr_parts > 2 ? 2 : nr_parts;
+	/* settles the graph: the parts only read it */
+	nr = cg_nr_stack_recs(cg);
+	for (unsigned int k = 0; k < 2; k++) {
+		size_t from = k < nr_parts ? nr * k / nr_parts : nr;
+		size_t to = k < nr_parts ? nr * (k + 1) / nr_parts : nr;
+
+		parts[k] = (struct fold_part){ .cg = cg, .flags = flags, .from = from, .to = to };
+	}
+	if (nr_parts > 1)
+		threaded = !pthread_create(&thread, NULL, fold_part, &parts[1]);
+	fold_part(&parts[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		fold_part(&parts[1]);	/* no thread: the second part here, after the first */
+	err = parts[0].err ? parts[0].err : parts[1].err;
+	if (!err) {
+		write_merged(fp, &parts[0].lines, &parts[1].lines);
+		if (ferror(fp))
+			err = -EIO;
+	}
+	str_sums_release(&parts[0].lines);
+	str_sums_release(&parts[1].lines);
+	return err;
 }
 
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags)
 {
-	struct frame_texts texts[2] = { 0 };
-	struct str_sums lines = { 0 };
-	struct strbuf b = { 0 };
-	size_t i;
-	int err = 0;
+	bool split = cg && cg_nr_stack_recs(cg) >= FOLD_SPLIT_MIN &&
+		     sysconf(_SC_NPROCESSORS_ONLN) > 1;
 
-	if (!fp || !cg)
-		return -EINVAL;
-	for (i = 0; i < cg_nr_stack_recs(cg) && !err; i++) {
-		const struct cg_stack_rec *r = cg_stack_rec_at(cg, i);
-
-		err = fold_stack(&b, cg, r, flags, texts);
-		if (!err && b.len)	/* the script prints nothing for an empty stack */
-			err = str_sums_add(&lines, b.s, b.len,
-					   flags & FOLDED_SAMPLES ? r->samples : r->period);
-	}
-	if (!err) {
-		/* Sorting the sums array itself breaks its index, which is not used again. */
-		str_sums_sort(lines.v, lines.nr);
-		for (i = 0; i < lines.nr; i++)
-			put_line(fp, lines.v[i].key, lines.v[i].value);
-		if (ferror(fp))
-			err = -EIO;
-	}
-	free(b.s);
-	frame_texts_release(&texts[0]);
-	frame_texts_release(&texts[1]);
-	str_sums_release(&lines);
-	return err;
+	return folded_write_parts(fp, cg, flags, split ? 2 : 1);
 }

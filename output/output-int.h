@@ -161,6 +161,14 @@ void str_sums_sort(struct str_sum *v, size_t n);
 void str_sums_sort_bounded(struct str_sum *v, size_t n, unsigned int max_depth);
 void str_sums_release(struct str_sums *s);
 
+/*
+ * folded_write() with the graph's stacks folded in @nr_parts parts (1 or 2; more count as 2),
+ * the second on a thread of its own; the output is the same for any @nr_parts. folded_write()
+ * splits a graph of many stacks on a machine of more than one CPU; the tests choose.
+ */
+int folded_write_parts(FILE *fp, const struct callgraph *cg, unsigned int flags,
+		       unsigned int nr_parts);
+
 /* ---- string building ---------------------------------------------------------------------- */
 
 /* A growable NUL-terminated string. Zero-initialise ({0}); free(b.s) when done. */

@@ -17,7 +17,8 @@
  *
  * Threading: nothing is locked and nothing is shared between graphs. One thread at a time adds
  * to or reads a graph; a read may first add the stacks callgraph_add_ids_soon() kept, so two
- * threads that read one graph at once call callgraph_settle() before.
+ * threads that read one graph at once call callgraph_settle() before. folded_write() settles
+ * the graph and reads a large one from a second thread of its own too, joined before it returns.
  */
 #ifndef KPROF_OUTPUT_H
 #define KPROF_OUTPUT_H
@@ -272,7 +273,8 @@ bool folded_name_left_out(const char *name, size_t len, bool perl_compat);
 /*
  * stackcollapse-perf.pl's format: root first, the comm (spaces as '_') as root frame, ';'
  * between frames, one space, the count; lines sorted bytewise; unresolved frames as
- * "[<module basename>]" or "[unknown]".
+ * "[<module basename>]" or "[unknown]". A graph of 4096 stacks or more is folded in two halves,
+ * the second on a thread of its own, when the machine has more than one CPU (the same text).
  */
 int folded_write(FILE *fp, const struct callgraph *cg, unsigned int flags);
 

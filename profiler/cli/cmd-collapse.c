@@ -220,8 +220,7 @@ static int write_folded(FILE *fp, void *arg)
 {
 	const struct folded_out *o = arg;
 
-	/* Folded output runs to tens of megabytes: write it in large blocks, not 4 KiB ones. */
-	setvbuf(fp, NULL, _IOFBF, 1 << 20);
+	/* folded_write() writes in large blocks itself (a stream's buffer is 4 KiB) */
 	return o->cg ? folded_write(fp, o->cg, o->flags) : 0;
 }
 

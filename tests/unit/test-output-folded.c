@@ -3,14 +3,33 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "output/output-int.h"
 #include "tests/tap.h"
 #include "tests/unit/cg-helpers.h"
 
-static char *folded(const struct callgraph *cg, unsigned int flags, int *err)
+static char *folded_parts(const struct callgraph *cg, unsigned int flags, unsigned int parts,
+			  int *err)
 {
 	struct capture c;
 
+	*err = folded_write_parts(capture_open(&c), cg, flags, parts);
+	return capture_close(&c);
+}
+
+/*
+ * folded_write()'s text, which every test checks, and the same graph folded in one part and in
+ * two (the second on a thread): the text must not depend on how the stacks were split.
+ */
+static char *folded(const struct callgraph *cg, unsigned int flags, int *err)
+{
+	struct capture c;
+	int err1, err2;
+	char *one = folded_parts(cg, flags, 1, &err1), *two = folded_parts(cg, flags, 2, &err2);
+
 	*err = folded_write(capture_open(&c), cg, flags);
+	ok(!err1 && !err2 && !strcmp(one, two), "flags %#x: one part and two fold alike", flags);
+	free(one);
+	free(two);
 	return capture_close(&c);
 }
 
@@ -253,6 +272,73 @@ static void test_many(void)
 	callgraph_free(cg);
 }
 
+/*
+ * Stacks that fold alike in both halves of the graph (the same program in many processes, the
+ * shape of a make -B recording): one line, whose count is the sum over both halves.
+ */
+static void test_parts_merge(void)
+{
+	struct callgraph *cg = callgraph_new();
+	uint64_t total = 0, cc1 = 0;
+	char stack[64], *text, *one, *two;
+	int i, err;
+
+	for (i = 0; i < 6000; i++) {
+		snprintf(stack, sizeof(stack), "leaf%d;main;_start", i % 5);
+		cg_test_add_task(cg, i % 3 ? "cc1" : "as", 1000 + i, 1000 + i, stack, 10 + i, 1);
+		total += 10 + i;
+		if (i % 3 && i % 5 == 2)
+			cc1 += 10 + i;
+	}
+	one = folded_parts(cg, 0, 1, &err);
+	two = folded_parts(cg, 0, 2, &err);
+	is_int(err, 0, "two parts: no error");
+	is_str(two, one, "6000 stacks of 2 programs in 6000 processes: two parts fold as one");
+	is_u64(count_sum(two), total, "two parts: the counts sum to the total period");
+	ok(lines_sorted(two), "two parts: lines strictly increasing (each text once)");
+	snprintf(stack, sizeof(stack), "cc1;_start;main;leaf2 %" PRIu64 "\n", cc1);
+	ok(strstr(two, stack) != NULL, "a text of both halves is one line with both halves' sum");
+	text = folded_parts(cg, 0, 7, &err);
+	is_str(text, one, "more than two parts asked: two");
+	free(text);
+	text = folded_parts(cg, 0, 0, &err);
+	is_str(text, one, "no part asked: one");
+	free(text);
+	free(one);
+	free(two);
+	callgraph_free(cg);
+}
+
+/*
+ * Output past the writer's 256 KiB block, and a line longer than the block (a 300 KB name),
+ * against the text built here: nothing lost or doubled at a block's edge.
+ */
+static void test_long_output(void)
+{
+	struct callgraph *cg = callgraph_new();
+	size_t long_len = 300 << 10, cap = 8 << 20, len = 0;
+	char *name = malloc(long_len + 1), *want = malloc(cap), *text;
+	int i, err;
+
+	for (i = 0; i < 4000; i++) {
+		/* zero-padded: the lines sort in the order of i */
+		snprintf(name, 120, "f%05d_%0100d", i, i);
+		if (i == 2000) {
+			memset(name + 106, 'x', long_len - 106);
+			name[long_len] = '\0';
+		}
+		cg_test_add(cg, "c", name, (uint64_t)i + 1, 1);
+		len += (size_t)snprintf(want + len, cap - len, "c;%s %d\n", name, i + 1);
+	}
+	text = folded(cg, 0, &err);
+	ok(strlen(text) > (512 << 10), "more than two blocks of lines (%zu bytes)", strlen(text));
+	is_str(text, want, "4000 lines and a 300 KB one, written in blocks: as built here");
+	free(text);
+	free(name);
+	free(want);
+	callgraph_free(cg);
+}
+
 int main(void)
 {
 	test_basic();
@@ -263,5 +349,7 @@ int main(void)
 	test_left_out();
 	test_roots();
 	test_many();
+	test_parts_merge();
+	test_long_output();
 	return done_testing();
 }
