@@ -307,7 +307,8 @@ e2e: tests
 # The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
 THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t \
 		   $(O)/tests/unit/test-profile-pipeline-kernel.t $(O)/tests/unit/test-profile-pipeline-early.t \
-		   $(O)/tests/unit/test-symbolize-prefetch.t
+		   $(O)/tests/unit/test-symbolize-prefetch.t $(O)/tests/unit/test-output-folded.t \
+		   $(O)/tests/unit/test-lib-util.t
 
 test-mem: $(UNIT_T)
 	@for t in $(UNIT_T); do \

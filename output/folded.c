@@ -388,8 +388,9 @@ int folded_write_parts(FILE *fp, const struct callgraph *cg, unsigned int flags,
 
 		parts[k] = (struct fold_part){ .cg = cg, .flags = flags, .from = from, .to = to };
 	}
+	/* on the other CPU from the start: the caller waits for it, and runs nothing else */
 	if (nr_parts > 1)
-		threaded = !pthread_create(&thread, NULL, fold_part, &parts[1]);
+		threaded = !thread_create_elsewhere(&thread, fold_part, &parts[1]);
 	fold_part(&parts[0]);
 	if (threaded)
 		pthread_join(thread, NULL);

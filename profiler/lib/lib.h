@@ -16,6 +16,8 @@
 #ifndef KPROF_LIB_H
 #define KPROF_LIB_H
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -138,6 +140,18 @@ long heap_on_huge_pages(size_t reserve);
  * load and fault in ahead. NULL: nothing.
  */
 void thread_name(const char *name);
+
+/*
+ * pthread_create() of @fn(@arg) (default attributes, joinable), the thread started on another
+ * CPU than the calling thread's and then allowed the caller's CPUs again: for work split in two
+ * when nothing else runs. Measured on a 2-vCPU VM: a new thread was woken on its creator's CPU,
+ * and the two took turns there in 4 ms slices while the other CPU idled. Where the caller may
+ * run on one CPU only, the thread starts wherever the scheduler puts it. 0 or -errno (nothing
+ * started).
+ */
+int thread_create_elsewhere(pthread_t *t, void *(*fn)(void *arg), void *arg);
+/* In such a thread: the CPUs it was allowed when it started (true); elsewhere false. */
+bool thread_started_on(cpu_set_t *cpus);
 
 /* ---- kernel module names (lib/kmod-name.c) ------------------------------------------------ */
 
