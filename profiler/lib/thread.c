@@ -68,6 +68,11 @@ int thread_create_elsewhere(pthread_t *t, void *(*fn)(void *arg), void *arg)
 	ret = pthread_create(t, attr_ok ? &attr : NULL, start_elsewhere, e);
 	if (attr_ok)
 		pthread_attr_destroy(&attr);
+	/* the CPUs refused (a cpuset that changed meanwhile): a thread anywhere will do */
+	if (ret == EINVAL && e->restore) {
+		e->restore = false;
+		ret = pthread_create(t, NULL, start_elsewhere, e);
+	}
 	if (ret) {
 		free(e);
 		return -ret;

@@ -48,15 +48,20 @@ sub to_f {
 sub ruby_float {
 	my ($v) = @_;
 	return "0.0" if $v == 0;
-	my $str;
-	for my $p (1 .. 17) {
+	my ($str, $p);
+	for $p (1 .. 17) {
 		$str = sprintf("%.${p}g", $v);
 		last if $str + 0.0 == $v;
 	}
-	if ($str =~ /e/) {	# only for |v| < 1e-4 or >= 1e16 in Ruby; not reached here
-		return $str;
+	# %g writes 50 as "5e+01" (its shortest digits, "5", in exponent form); Ruby writes the
+	# shortest digits positionally for 1e-4 <= |v| < 1e16 ("50.0", "1200.0"); the exponent
+	# form only outside that range, which these keys do not reach
+	if ($str =~ /^[-+]?(\d)(?:\.(\d+))?e([-+]\d+)$/ && abs($v) >= 1e-4 && abs($v) < 1e16) {
+		my $digits = length($1) + length($2 // '');
+		my $decimals = $digits - 1 - $3;
+		$str = sprintf("%.*f", $decimals > 0 ? $decimals : 0, $v);
 	}
-	$str .= ".0" unless $str =~ /\./;
+	$str .= ".0" unless $str =~ /[.e]/;
 	return $str;
 }
 
