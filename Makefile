@@ -304,7 +304,8 @@ unit: $(UNIT_T)
 e2e: tests
 	$(TEST_ENV) prove $(PROVE_FLAGS) $(E2E)
 
-# The threaded parts (the perf.data pipeline) under helgrind too: a data race is an error.
+# The threaded parts (the perf.data pipeline, the folded writer, lib's threads) under helgrind
+# too: a data race is an error.
 THREADED_T	:= $(O)/tests/unit/test-profile-pipeline-queue.t $(O)/tests/unit/test-profile-pipeline.t \
 		   $(O)/tests/unit/test-profile-pipeline-kernel.t $(O)/tests/unit/test-profile-pipeline-early.t \
 		   $(O)/tests/unit/test-symbolize-prefetch.t $(O)/tests/unit/test-output-folded.t \

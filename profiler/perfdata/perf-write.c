@@ -19,6 +19,7 @@
 
 struct pd_writer {
 	FILE		*fp;
+	char		*fp_buf;	/* fp's buffer, WRITE_BUF bytes, freed after fclose() */
 	char		*path, *tmp_path;
 	uint64_t	attrs_offset, data_offset, data_size;
 	int		error;		/* first -errno, sticky */
@@ -72,6 +73,7 @@ static void free_writer(struct pd_writer *w)
 	free(w->attrs);
 	free(w->path);
 	free(w->tmp_path);
+	free(w->fp_buf);
 	free(w);
 }
 
@@ -126,7 +128,10 @@ int pd_writer_open(const char *path, const struct pd_write_event *evs, size_t nr
 		free_writer(w);
 		return ret;
 	}
-	setvbuf(w->fp, NULL, _IOFBF, WRITE_BUF);
+	/* glibc ignores the size without a buffer (a 4 KiB one): so one of our own */
+	w->fp_buf = malloc(WRITE_BUF);
+	if (w->fp_buf)
+		setvbuf(w->fp, w->fp_buf, _IOFBF, WRITE_BUF);
 	/* Placeholder header; the real one is written at close. */
 	put(w, &hdr, sizeof(hdr));
 	for (size_t i = 0; i < nr; i++) {

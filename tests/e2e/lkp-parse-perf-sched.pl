@@ -48,8 +48,8 @@ sub to_f {
 sub ruby_float {
 	my ($v) = @_;
 	return "0.0" if $v == 0;
-	my ($str, $p);
-	for $p (1 .. 17) {
+	my $str;
+	for my $p (1 .. 17) {
 		$str = sprintf("%.${p}g", $v);
 		last if $str + 0.0 == $v;
 	}
