@@ -51,7 +51,7 @@
 #define HUGE_PAGE	(2UL << 20)
 /*
  * How far past the top the prefaulting thread goes: more than the usual single allocation
- * (the 1 MiB batches, tables doubled to a few MiB), little enough to waste at the end.
+ * (the 512 KiB batches, tables doubled to a few MiB), little enough to waste at the end.
  */
 #define PREFAULT_AHEAD	(6UL << 20)
 /* Its naps while the top stands still: short while the heap grows, longer once it stops. */

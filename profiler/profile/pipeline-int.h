@@ -240,8 +240,8 @@ struct pipe_batch {
 };
 
 /*
- * Full batches in flight at most. Two are enough to keep both sides busy (a batch is 1 MiB of
- * work), and every batch more is memory that may be touched for the first time: on a recording
+ * Full batches in flight at most. Two are enough to keep both sides busy (a batch is 512 KiB
+ * of work), and every batch more is memory that may be touched for the first time: on a recording
  * of many short processes the batches wait for the kernel's symbols (pipeline-early.c), and
  * with 8 per queue and a backlog of 32 ~20 MB of them were live at once (docs/report.md).
  */
@@ -278,8 +278,14 @@ struct pipe_queue {
 int pipe_queue_init(struct pipe_queue *q, const char *name, int (*start)(void *arg),
 		    int (*consume)(void *arg, struct pipe_batch *b), int (*drain)(void *arg),
 		    void *arg);
-/* A batch goes on once it holds this many words (1 MiB). */
-#define PIPE_BATCH_WORDS	(1u << 17)
+/*
+ * A batch goes on once it holds this many words (512 KiB). Every batch in flight is memory a
+ * run may touch for the first time, at ~1.5-1.9 ms per MB on a virtual machine whose host took
+ * it back (docs/report.md); against 1 MiB batches the make -B report's peak RSS went from 49 to
+ * 45 MB and its CPU time down 5% (collapse: 10%), with perf report run just before, as in the
+ * bench. 256 KiB batches were no faster, 128 KiB slower (more hand-overs between the threads).
+ */
+#define PIPE_BATCH_WORDS	(1u << 16)
 /*
  * What a batch is first given: PIPE_BATCH_WORDS and room for the message that crosses it (a
  * record body is < 64 KiB), so that a batch is allocated once at its final size. Grown from
@@ -670,7 +676,7 @@ int resolver_start(void *r);
 /* ---- naming ahead of the kernel's symbols (pipeline-early.c) ------------------------------ */
 
 /*
- * At most this many batches (2 MiB) wait for the kernel's symbols on the adding thread; then it
+ * At most this many batches (1 MiB) wait for the kernel's symbols on the adding thread; then it
  * waits, and the naming thread and the reader after PIPE_DEPTH more each (see PIPE_DEPTH).
  */
 #define EARLY_MAX_BACKLOG	2

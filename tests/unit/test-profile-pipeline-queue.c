@@ -201,14 +201,15 @@ static void test_keep_and_drain(void)
  * The batches that can wait at once for the kernel's symbols on a recording of many short
  * processes (the adding thread's backlog, then both queues full): memory a run may touch for the
  * first time, which on a virtual machine with free page reporting costs ~1.5 ms per MB
- * (docs/report.md). 8 MiB at most (with 8 per queue and a backlog of 32 it was 51 MB).
+ * (docs/report.md). 4 MiB at most (with 8 per queue and a backlog of 32 it was 51 MB; with 1 MiB
+ * batches, 6.4 MiB).
  */
 static void test_waiting_bound(void)
 {
 	size_t waiting = (size_t)EARLY_MAX_BACKLOG + 2 * PIPE_DEPTH;
 	size_t bytes = waiting * PIPE_BATCH_ALLOC * sizeof(uint64_t);
 
-	ok(bytes <= (8u << 20), "batches waiting for the kernel's symbols: %zu, %zu bytes",
+	ok(bytes <= (4u << 20), "batches waiting for the kernel's symbols: %zu, %zu bytes",
 	   waiting, bytes);
 }
 
