@@ -241,9 +241,10 @@ struct pipe_batch {
 
 /*
  * Full batches in flight at most. Two are enough to keep both sides busy (a batch is 512 KiB
- * of work), and every batch more is memory that may be touched for the first time: on a recording
- * of many short processes the batches wait for the kernel's symbols (pipeline-early.c), and
- * with 8 per queue and a backlog of 32 ~20 MB of them were live at once (docs/report.md).
+ * of work), and every batch more is memory that may be touched for the first time: on a
+ * recording of many short processes the batches wait for the kernel's symbols
+ * (pipeline-early.c), and with 8 per queue and a backlog of 32 ~20 MB of them were live at once
+ * (docs/report.md).
  */
 #define PIPE_DEPTH	2
 
