@@ -281,10 +281,10 @@ int pipe_queue_init(struct pipe_queue *q, const char *name, int (*start)(void *a
 		    void *arg);
 /*
  * A batch goes on once it holds this many words (512 KiB). Every batch in flight is memory a
- * run may touch for the first time, at ~1.5-1.9 ms per MB on a virtual machine whose host took
+ * run may touch for the first time, at 1.1-1.9 ms per MB on a virtual machine whose host took
  * it back (docs/report.md); against 1 MiB batches the make -B report's peak RSS went from 49 to
- * 45 MB and its CPU time down 5% (collapse: 10%), with perf report run just before, as in the
- * bench. 256 KiB batches were no faster, 128 KiB slower (more hand-overs between the threads).
+ * 45 MB and its CPU time down 5% (collapse: 10%), with perf run just before, as in the bench.
+ * For the report, 256 KiB batches were no faster, 128 KiB slower (more hand-overs).
  */
 #define PIPE_BATCH_WORDS	(1u << 16)
 /*
