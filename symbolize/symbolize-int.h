@@ -84,6 +84,11 @@ struct sym_names_file;
 /* The table is read by blocks of this many bytes, each when a name in it is first used. */
 #define NAMES_BLOCK	4096
 /*
+ * Tables whose file stays open between their block reads, at once over the process (a process
+ * may have 1024 descriptors in all); the others open it for each block.
+ */
+#define NAMES_FDS_KEPT	32
+/*
  * The string table at [@off, @off + @len) of the file @path, which is @st now: names are read
  * from it by their offset in the table. NULL with errno (ENOMEM, EINVAL: not inside @st's size).
  */

@@ -14,7 +14,8 @@
  *
  * Ownership: every string handed out (sym_result.sym, .dso) is owned by the sym_session and
  * stays valid until sym_session_free(). Pointers returned for the same name are equal, so a
- * caller may intern by pointer.
+ * caller may intern by pointer. A session keeps the files it reads symbol names from open
+ * (O_CLOEXEC; at most 32 over the process) until sym_session_free().
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
  * A session is not thread-safe: use one per thread, or lock around it (its prefetch thread, if

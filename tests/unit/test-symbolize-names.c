@@ -3,6 +3,7 @@
  * Symbol names read from their file when first used (names-file.c, symtab_names_lazy): names
  * anywhere in a string table, across its blocks, up to its end; a file changed after its
  * symbols were loaded gives no names, and a session counts them (sym_stats.names_unread).
+ * A table keeps its file open between reads, NAMES_FDS_KEPT tables at most.
  */
 #include <elf.h>
 #include <errno.h>
@@ -150,6 +151,79 @@ static void test_read(void)
 	names_file_free(f);
 	free(t.buf);
 	unlink(path);
+}
+
+/*
+ * The file stays open after a table's first read: it is read where it was opened even once
+ * unlinked, a change in place still stops the reads, and past NAMES_FDS_KEPT tables the file
+ * is opened for each read (so an unlinked one gives no more names).
+ */
+static void test_kept_open(void)
+{
+	enum { TABLES = NAMES_FDS_KEPT + 3 };
+	struct sym_names_file *f[TABLES];
+	char path[TABLES][256];
+	char lng[LONG_NAME + 1];
+	struct timespec times[2];
+	size_t readable = 0;
+	struct table t;
+	struct stat st;
+	char *owned;
+	int i;
+
+	make_table(&t);
+	for (i = 0; i < TABLES; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/kept-%d", dir, i);
+		if (write_file(path[i], t.buf, HEADER + t.len) || stat(path[i], &st)) {
+			skip(6, "cannot write %s", path[i]);
+			while (i >= 0)
+				unlink(path[i--]);
+			free(t.buf);
+			return;
+		}
+		f[i] = names_file_new(path[i], &st, HEADER, t.len);
+	}
+	for (i = 0; i < TABLES; i++)
+		reads_as(f[i], t.alpha, "alpha");
+	for (i = 0; i < TABLES; i++) {
+		unlink(path[i]);
+		readable += reads_as(f[i], t.omega, "omega");
+	}
+	is_u64(readable, NAMES_FDS_KEPT, "%d of %d tables read a block after their file was "
+	       "unlinked: the ones whose file stayed open", NAMES_FDS_KEPT, TABLES);
+	ok(!names_file_changed(f[0]), "... an unlinked file is not a changed one");
+	memset(lng, 'L', LONG_NAME);
+	lng[LONG_NAME] = '\0';
+	ok(reads_as(f[0], t.lng, lng), "... the first one reads blocks it had not read yet");
+	ok(!reads_as(f[TABLES - 1], t.lng, lng), "... the last one, opened for each read, not");
+	for (i = 0; i < TABLES; i++)
+		names_file_free(f[i]);
+
+	/* freed tables close their files: a new one keeps its file open again */
+	if (write_file(path[0], t.buf, HEADER + t.len) || stat(path[0], &st)) {
+		skip(2, "cannot write %s", path[0]);
+		free(t.buf);
+		return;
+	}
+	f[0] = names_file_new(path[0], &st, HEADER, t.len);
+	reads_as(f[0], t.alpha, "alpha");
+	/* the same size, another modification time: the open file is checked at each read */
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	times[1].tv_sec -= 10;
+	if (utimensat(AT_FDCWD, path[0], times, 0)) {
+		skip(2, "cannot set the modification time of %s", path[0]);
+		names_file_free(f[0]);
+		unlink(path[0]);
+		free(t.buf);
+		return;
+	}
+	ok(!names_file_read(f[0], t.omega, &owned) && !owned,
+	   "a file changed in place while open: no name");
+	ok(names_file_changed(f[0]), "... and it says so");
+	names_file_free(f[0]);
+	unlink(path[0]);
+	free(t.buf);
 }
 
 /*
@@ -327,6 +401,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		skip_all("no temporary directory");
 	test_read();
+	test_kept_open();
 	test_lazy_table();
 	test_demangled_and_copied();
 	test_session_changed_file();
