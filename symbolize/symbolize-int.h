@@ -87,7 +87,7 @@ struct sym_names_file;
  * Tables whose file stays open between their block reads, at once over the process (a process
  * may have 1024 descriptors in all); the others open it for each block.
  */
-#define NAMES_FDS_KEPT	32
+#define NAMES_FDS_KEPT	SYM_NAMES_FDS_MAX
 /*
  * The string table at [@off, @off + @len) of the file @path, which is @st now: names are read
  * from it by their offset in the table. NULL with errno (ENOMEM, EINVAL: not inside @st's size).

@@ -15,7 +15,7 @@
  * Ownership: every string handed out (sym_result.sym, .dso) is owned by the sym_session and
  * stays valid until sym_session_free(). Pointers returned for the same name are equal, so a
  * caller may intern by pointer. A session keeps the files it reads symbol names from open
- * (O_CLOEXEC; at most 32 over the process) until sym_session_free().
+ * (O_CLOEXEC; at most SYM_NAMES_FDS_MAX over the process) until sym_session_free().
  *
  * Errors: 0 or a negative errno; constructors return NULL with errno set. Nothing here prints.
  * A session is not thread-safe: use one per thread, or lock around it (its prefetch thread, if
@@ -30,6 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* Files kept open to read symbol names from, over all sessions of the process (see above). */
+#define SYM_NAMES_FDS_MAX	32
 
 struct sym_session;
 
