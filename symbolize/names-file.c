@@ -19,7 +19,7 @@
  * A file's descriptor stays open from its first block read to names_file_free(), for at most
  * NAMES_FDS_KEPT files at a time (a system-wide profile names symbols of thousands of files):
  * opening, checking and closing the file for each block was 5 system calls, ~5 us on a virtual
- * machine, ~550 times on the naming thread of a make -B report (24 files); a kept descriptor is
+ * machine, for each of the ~430 blocks a make -B report reads (24 files); a kept descriptor is
  * checked with one fstat() per block read. It holds the inode it opened: a file replaced by
  * another since (a rename over it) is still read where it was loaded from, and only a change in
  * place (size, modification time) stops the reads. The files past the limit are opened for

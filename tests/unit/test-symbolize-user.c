@@ -237,9 +237,6 @@ int main(void)
 	test_own_functions(s, pid);
 	test_sym_id(s, pid);
 	test_libc(s, pid);
-	ok(open_fds() - fds >= 0 && open_fds() - fds <= SYM_NAMES_FDS_MAX,
-	   "files read for their symbols are closed again, but those their names are read from "
-	   "(%d)", open_fds() - fds);
 	test_special(s, pid, stack_addr);
 	test_cache_and_fork(s, pid);
 	test_jit_map(s);
@@ -250,6 +247,8 @@ int main(void)
 	ok(st.resolves == st.lookups + st.cache_hits + 2,
 	   "every resolve with a mapping is a lookup or a cache hit");
 	sym_session_free(s);
-	is_int(open_fds(), fds, "... which the session closes when freed");
+	/* not before: the files names are read from stay open while the session lives */
+	is_int(open_fds(), fds, "files read for their symbols are closed, at the latest when the "
+	       "session is freed");
 	return done_testing();
 }
