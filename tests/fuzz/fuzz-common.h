@@ -47,6 +47,25 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
 	return path;
 }
 
+/*
+ * The path (/proc/self/fd/N) of a file holding the fixed text @text, made once per process: a
+ * memfd, so that nothing is left behind in /tmp however the fuzzer ends. @path keeps the name
+ * between calls (at least 32 bytes; empty at first).
+ */
+static inline const char *fuzz_text_file(char *path, size_t len, const char *text)
+{
+	size_t n = strlen(text);
+	int fd;
+
+	if (path[0])
+		return path;
+	fd = memfd_create("kprof-fuzz-text", MFD_CLOEXEC);
+	if (fd < 0 || pwrite(fd, text, n, 0) != (ssize_t)n)
+		abort();
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return path;
+}
+
 /* Run a command's entry point with a NULL-terminated argument list. */
 #define FUZZ_CMD(fn, ...)							\
 	({									\

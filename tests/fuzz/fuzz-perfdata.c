@@ -4,9 +4,6 @@
  * the Children/Self table, folded stacks (kprof report, kprof collapse). Kernel names come
  * from a small fixed kallsyms, so an input costs the same whatever machine it runs on.
  */
-#include <stdio.h>
-#include <unistd.h>
-
 #include "profiler/cli/cmd-int.h"
 #include "tests/fuzz/fuzz-common.h"
 
@@ -20,19 +17,9 @@ static const char kallsyms[] =
 
 static const char *kallsyms_path(void)
 {
-	static char path[] = "/tmp/kprof-fuzz-kallsyms.XXXXXX";
-	static int done;
-	FILE *fp;
-	int fd;
+	static char path[64];
 
-	if (done)
-		return path;
-	fd = mkstemp(path);
-	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!fp || fputs(kallsyms, fp) < 0 || fclose(fp))
-		abort();
-	done = 1;
-	return path;
+	return fuzz_text_file(path, sizeof(path), kallsyms);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -17,15 +17,8 @@ static const char *kallsyms_file(void)
 		"ffffffff81000300 T pipe_read\n"
 		"ffffffff81000400 T do_syscall_64\n";
 	static char path[64];
-	int fd;
 
-	if (path[0])
-		return path;
-	fd = memfd_create("kprof-fuzz-kallsyms", MFD_CLOEXEC);
-	if (fd < 0 || pwrite(fd, text, sizeof(text) - 1, 0) != (ssize_t)(sizeof(text) - 1))
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	return path;
+	return fuzz_text_file(path, sizeof(path), text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
