@@ -22,9 +22,9 @@ for h in "$KPROF_SRC"/tests/fuzz/fuzz-*.c; do
 	'
 done
 
-# Fuzzing runs a harness millions of times, and CI on a shared machine: a harness's scratch files
-# are memfds (fuzz-common.h), never files left in /tmp. Each replay runs with a /tmp of its own
-# (a private tmpfs in a mount namespace) that must be empty when it ends.
+# A harness's scratch files are memfds (fuzz-common.h), never files in /tmp, which every replay
+# and fuzzing run on a shared machine would leave behind. Each replay runs with a /tmp of its
+# own (a private tmpfs in a mount namespace) that must be empty when it ends.
 prereq_PRIVATE_TMP() {
 	prereq_ROOT && command -v unshare >/dev/null &&
 		case "$KPROF_SRC/ $KPROF_BUILD/ $PWD/" in /tmp/*|*" /tmp/"*) false ;; esac &&
@@ -36,7 +36,7 @@ test_expect_success PRIVATE_TMP "fuzz harnesses leave no file behind in /tmp" '
 		seeds=$KPROF_SRC/tests/fuzz/corpus/$name &&
 		{ [ -d "$seeds" ] || seeds=$KPROF_SRC/tests/fuzz/regress/$name; } &&
 		TMPDIR=/tmp unshare -m --propagation private sh -c "
-			mount -t tmpfs kprof-tmp /tmp &&
+			mount -t tmpfs kprof-tmp /tmp || exit 1
 			\"\$1\" \"\$2\" >/dev/null 2>&1; ls -A /tmp" sh \
 			"$KPROF_BUILD/tests/fuzz/replay-$name" "$seeds" >left-$name &&
 		{ test ! -s left-$name || { echo "$name left: $(cat left-$name)"; false; }; } ||

@@ -24,6 +24,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * A memfd named by its path (/proc/self/fd/N, in @path of @len bytes): scratch files that
+ * leave nothing behind in /tmp however the fuzzer ends. Aborts when none can be made.
+ */
+static inline int fuzz_memfd(const char *name, char *path, size_t len)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0)
+		abort();
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 /* The path of a file holding exactly @data (the same path every call). */
 static inline const char *fuzz_file(const uint8_t *data, size_t size)
 {
@@ -37,10 +51,7 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
 			dup2(null, STDOUT_FILENO);
 			close(null);
 		}
-		fd = memfd_create("kprof-fuzz", MFD_CLOEXEC);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		fd = fuzz_memfd("kprof-fuzz", path, sizeof(path));
 	}
 	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		abort();
@@ -48,21 +59,15 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
 }
 
 /*
- * The path (/proc/self/fd/N) of a file holding the fixed text @text, made once per process: a
- * memfd, so that nothing is left behind in /tmp however the fuzzer ends. @path keeps the name
- * between calls (at least 32 bytes; empty at first).
+ * The path of a memfd holding the fixed text @text, made at the first call of the process;
+ * @path (at least 32 bytes, empty at first) keeps it for the next calls.
  */
 static inline const char *fuzz_text_file(char *path, size_t len, const char *text)
 {
 	size_t n = strlen(text);
-	int fd;
 
-	if (path[0])
-		return path;
-	fd = memfd_create("kprof-fuzz-text", MFD_CLOEXEC);
-	if (fd < 0 || pwrite(fd, text, n, 0) != (ssize_t)n)
+	if (!path[0] && pwrite(fuzz_memfd("kprof-fuzz-text", path, len), text, n, 0) != (ssize_t)n)
 		abort();
-	snprintf(path, len, "/proc/self/fd/%d", fd);
 	return path;
 }
 
