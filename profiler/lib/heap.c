@@ -46,8 +46,6 @@
 
 #include "profiler/lib/lib.h"
 
-/* larger than any free top of the heap at startup, below the mmap threshold */
-#define HEAP_PROBE	(16UL << 20)
 #define HUGE_PAGE	(2UL << 20)
 /*
  * How far past the top the prefaulting thread goes: more than the usual single allocation
@@ -151,59 +149,67 @@ static void start_prefault(uintptr_t from, uintptr_t to)
 }
 
 /*
- * The heap's free top starts at @probe's chunk, rarely on a 2 MiB boundary, and the part of a
- * 2 MiB page before the boundary can only fault in 4 KiB at a time (~270 faults on a make -B
- * recording): a filler chunk, never touched (so never resident), takes the heap up to the
- * boundary. glibc's chunk header is two words before the pointer it hands out, and a request
- * of n bytes is a chunk of n + one word rounded up to 16: so a request of (boundary - chunk -
- * 8) ends the filler at the boundary. If the filler lands elsewhere (another malloc), it is
- * given back and the heap stays as it is. The bytes advised from the boundary on.
+ * Grow the heap (by M_TOP_PAD) with one block that ends just below a 2 MiB boundary, and keep
+ * that block (the filler: never written past its header, so never resident). Where a block ends,
+ * malloc writes the header of the top that is left after it, and that write faults in a 4 KiB
+ * page wherever it lands: past the boundary, it would put a small page into a 2 MiB range
+ * before that range is advised, and the range could then never fault in a huge page -- the heap
+ * would fault its 2 MiB in one 4 KiB page at a time as it grew through it (~510 faults, ~7 ms of
+ * CPU on a PVM guest, measured on most runs of `kprof report` on a make -B recording, when a
+ * 16 MiB probe left its top's header 16 MiB into the heap). Ending below the boundary, the
+ * header lands in the heap's head, whose first pages are small anyway.
+ *
+ * glibc's chunk header is two words before the pointer it hands out, and a request of n bytes
+ * is a chunk of n + one word rounded up to 16: so a request of (boundary - top - 40) makes a
+ * chunk that ends 32 bytes below the boundary. It is larger than the top (the boundary is past
+ * the top's end), so malloc grows the heap, by the request plus M_TOP_PAD. The start of the
+ * advised heap (the boundary), or 0 when the block is not where glibc's brk heap would put it
+ * (ASan's or valgrind's malloc, a refused brk).
  */
-static long start_on_huge_page(uintptr_t probe, uintptr_t hi, long advised)
+static uintptr_t grow_to_boundary(void)
 {
-	uintptr_t chunk = probe - 2 * sizeof(size_t);
-	uintptr_t boundary = (chunk + 64 + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t end = (uintptr_t)sbrk(0), top = heap_top(), boundary;
 	char *filler;
 
-	if (boundary >= hi)
-		return advised;
-	filler = malloc(boundary - chunk - sizeof(size_t));
-	if ((uintptr_t)filler != probe) {
+	if (end == (uintptr_t)-1 || !top)
+		return 0;
+	boundary = (end + 64 + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	filler = malloc(boundary - top - 5 * sizeof(size_t));
+	if ((uintptr_t)filler != top + 2 * sizeof(size_t) || (uintptr_t)sbrk(0) <= boundary) {
 		free(filler);
-		return advised;
+		return 0;
 	}
-	start_prefault(boundary, hi);
-	return (long)(hi - boundary);
+	return boundary;
 }
+
+/* a block malloc must really make: the compiler may drop a malloc() whose block goes nowhere */
+static void *volatile first_block;
 
 long heap_on_huge_pages(size_t reserve)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi, probe_at;
-	char *probe, *end;
-	long ret;
+	uintptr_t lo, hi;
 
 	if (reserve > INT_MAX)
 		reserve = INT_MAX;
+	/*
+	 * malloc makes its heap (and its thread cache, the heap's first block) at its first call:
+	 * before M_TOP_PAD, so that this first growth is the usual ~132 KiB, and before the top is
+	 * measured.
+	 */
+	first_block = malloc(1);
+	free(first_block);
 	/* each one is worth having alone: a refused option leaves that one as it was */
 	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, INT_MAX);
 	mallopt(M_TOP_PAD, (int)reserve);
-	probe = malloc(HEAP_PROBE);
-	if (!probe)
-		return -ENOMEM;
-	end = sbrk(0);
-	probe_at = (uintptr_t)probe;
-	lo = probe_at & ~(page - 1);
-	hi = (uintptr_t)end;
-	/* not glibc's brk heap (ASan's or valgrind's malloc, or brk refused): nothing to advise */
-	if (end == (char *)-1 || lo >= hi || probe_at + HEAP_PROBE > hi) {
-		free(probe);
+	lo = grow_to_boundary();
+	/* not glibc's brk heap: nothing to advise */
+	if (!lo)
 		return 0;
-	}
-	ret = madvise((void *)lo, hi - lo, MADV_HUGEPAGE) ? -errno : (long)(hi - lo);
-	free(probe);	/* back into the top, which now starts at its chunk (lo's page) */
-	if (ret > 0)
-		ret = start_on_huge_page(probe_at, hi, ret);
-	return ret;
+	hi = (uintptr_t)sbrk(0);
+	if (madvise((void *)lo, hi - lo, MADV_HUGEPAGE))
+		return -errno;
+	start_prefault(lo, hi);
+	return (long)(hi - lo);
 }

@@ -2,7 +2,8 @@
 /*
  * lib/heap.c: after heap_on_huge_pages() a big block comes from the brk heap (not a mapping of
  * its own), lies in memory advised MADV_HUGEPAGE ("hg" in smaps), and is kept when freed.
- * A thread faults the heap in a few MiB ahead of malloc's top, and no further.
+ * A thread faults the heap in a few MiB ahead of malloc's top, and no further. Every 2 MiB of
+ * the advised heap faults in as one huge page: none was touched before it was advised.
  * Under valgrind or ASan malloc is not glibc's heap: nothing is advised, and that is said.
  */
 #include <dirent.h>
@@ -23,6 +24,7 @@
 #define RESERVE	(64UL << 20)
 #define BLOCK	(8UL << 20)
 #define HUGE	(2UL << 20)
+#define BIG	(24UL << 20)
 
 /* the VmFlags of the mapping holding @addr contain @flag */
 static bool vma_has_flag(uintptr_t addr, const char *flag)
@@ -116,6 +118,21 @@ static bool has_thread_named(const char *name)
 	return found;
 }
 
+/* /proc/vmstat's count of huge page faults that fell back to small pages (no huge page free) */
+static long thp_fallbacks(void)
+{
+	FILE *fp = fopen("/proc/vmstat", "re");
+	char line[128];
+	long n = -1;
+
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "thp_fault_fallback %ld", &n) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return n;
+}
+
 static long minor_faults(void)
 {
 	struct rusage ru;
@@ -129,9 +146,9 @@ int main(void)
 	long advised = heap_on_huge_pages(RESERVE), faults;
 	char *p, *q, *end;
 
-	plan(9);
+	plan(10);
 	if (advised == 0) {
-		skip(9, "malloc is not glibc's brk heap here (valgrind or ASan)");
+		skip(10, "malloc is not glibc's brk heap here (valgrind or ASan)");
 		return done_testing();
 	}
 	ok(advised >= (long)(RESERVE - HUGE), "%ld bytes advised: the %lu reserved, less a head",
@@ -158,12 +175,33 @@ int main(void)
 	 * page 24 MiB past the top is not (the thread stays within a few MiB of it).
 	 */
 	if (!huge_pages_on()) {
-		skip(3, "transparent huge pages are off here: nothing is faulted in ahead");
+		skip(4, "transparent huge pages are off here: nothing is faulted in ahead");
 	} else {
 		ok(has_thread_named("kprof-heap"), "the thread that faults the heap in is kprof-heap");
 		ok(resident_soon(q + BLOCK + HUGE), "the heap past its top is faulted in ahead of use");
 		ok(!resident_now(q + BLOCK + (24UL << 20)), "but not far past it");
 	}
 	free(q);
+	/*
+	 * A 24 MiB block from the top: at least 16 MiB of it are new. A 4 KiB page
+	 * written anywhere in the heap's advised range before the advice (malloc's header of the
+	 * top, when the setup's first block ended there) makes its 2 MiB fault in 512 times.
+	 */
+	if (huge_pages_on()) {
+		long fallbacks = thp_fallbacks();
+
+		q = malloc(BIG);
+		faults = minor_faults();
+		if (q)
+			memset(q, 2, BIG);
+		faults = minor_faults() - faults;
+		if (fallbacks < 0 || thp_fallbacks() != fallbacks)
+			skip(1, "the kernel had no huge page free for some fault (thp_fault_fallback)");
+		else
+			ok(q && end - advised <= q && faults < 64,
+			   "24 MiB more of the heap written in %ld page faults: huge pages only", faults);
+		diag("last byte %d", q ? ((volatile char *)q)[BIG - 1] : -1);
+		free(q);
+	}
 	return done_testing();
 }
