@@ -148,6 +148,9 @@ static void start_prefault(uintptr_t from, uintptr_t to)
 	pthread_attr_destroy(&attr);
 }
 
+/* the filler, kept for the process's life (and reachable, for leak checkers) */
+static void *filler;
+
 /*
  * Grow the heap (by M_TOP_PAD) with one block that ends just below a 2 MiB boundary, and keep
  * that block (the filler: never written past its header, so never resident). Where a block ends,
@@ -169,7 +172,6 @@ static void start_prefault(uintptr_t from, uintptr_t to)
 static uintptr_t grow_to_boundary(void)
 {
 	uintptr_t end = (uintptr_t)sbrk(0), top = heap_top(), boundary;
-	char *filler;
 
 	if (end == (uintptr_t)-1 || !top)
 		return 0;
@@ -177,6 +179,7 @@ static uintptr_t grow_to_boundary(void)
 	filler = malloc(boundary - top - 5 * sizeof(size_t));
 	if ((uintptr_t)filler != top + 2 * sizeof(size_t) || (uintptr_t)sbrk(0) <= boundary) {
 		free(filler);
+		filler = NULL;
 		return 0;
 	}
 	return boundary;
