@@ -157,9 +157,9 @@ static void *filler;
  * malloc writes the header of the top that is left after it, and that write faults in a 4 KiB
  * page wherever it lands: past the boundary, it would put a small page into a 2 MiB range
  * before that range is advised, and the range could then never fault in a huge page -- the heap
- * would fault its 2 MiB in one 4 KiB page at a time as it grew through it (~510 faults, ~7 ms of
- * CPU on a PVM guest, measured on most runs of `kprof report` on a make -B recording, when a
- * 16 MiB probe left its top's header 16 MiB into the heap). Ending below the boundary, the
+ * would fault its 2 MiB in one 4 KiB page at a time as it grew through it (~510 faults, seen
+ * on most runs of `kprof report` on a make -B recording when a 16 MiB probe left its top's
+ * header 16 MiB into the heap: ~7 ms of CPU at the ~15 us a fault costs on a PVM guest). Ending below the boundary, the
  * header lands in the heap's head, whose first pages are small anyway.
  *
  * glibc's chunk header is two words before the pointer it hands out, and a request of n bytes
