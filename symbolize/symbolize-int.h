@@ -370,6 +370,8 @@ struct sym_proc {
 	 * those left from before an exec), .file NULL; NULL until the first is given. Owned.
 	 */
 	struct sym_proc	*perf;
+	/* the perf view's: libunwind's cache of register states (unwind-perf-cache.c). Owned. */
+	struct perf_rs_cache *rs;
 };
 struct proc_table {
 	struct ptr_table index;		/* of struct sym_proc, by pid */
@@ -525,6 +527,7 @@ struct perf_frame {
 	struct sym_proc	*proc;		/* the process (its ->perf view) */
 	const char	*dso;		/* interned name of the file mapped at the pc */
 	uint64_t	pc;		/* the address looked up (a caller's: return address - 1) */
+	uint64_t	ip;		/* libunwind's (its cache's key): the pc, or a return address */
 	uint64_t	bias;		/* where libdwfl loaded the file */
 	uint64_t	first_load;	/* the file's first PT_LOAD p_vaddr, page aligned */
 	bool		has_hdr;	/* the file has an .eh_frame_hdr section, at: */
@@ -546,6 +549,23 @@ void perf_view_free(struct sym_proc *p);	/* NULL-safe */
 /* sym_session_resolve() of a user address in no executable map: -ENOENT, named by @p's view */
 int perf_view_name(struct sym_proc *p, uint64_t addr, struct sym_result *out);
 int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src);
+
+/* ---- unwind-perf-cache.c --------------------------------------------------------------------- */
+/* Which frames' CFI libunwind has cached, by ip, in one process's address space of perf's. */
+#define PERF_RS_SLOTS		128	/* DWARF_DEFAULT_UNW_CACHE_SIZE */
+#define PERF_RS_LOG_HASH	8	/* DWARF_DEFAULT_LOG_UNW_HASH_SIZE */
+struct perf_rs_cache {
+	uint64_t	ip[PERF_RS_SLOTS];		/* 0: an empty slot */
+	uint8_t		chain[PERF_RS_SLOTS];		/* the next slot of the same hash */
+	uint8_t		hash[1u << PERF_RS_LOG_HASH];	/* each hash's first slot */
+	uint8_t		head;				/* the slot the next ip goes to */
+};
+/* An empty cache in *@out: 0 or -ENOMEM. Free with free(). */
+int perf_rs_cache_new(struct perf_rs_cache **out);
+void perf_rs_flush(struct perf_rs_cache *c);	/* NULL-safe */
+/* Whether @ip is cached (NULL: never); enter it in the next slot (NULL: nothing). */
+bool perf_rs_cached(const struct perf_rs_cache *c, uint64_t ip);
+void perf_rs_enter(struct perf_rs_cache *c, uint64_t ip);
 
 /* ---- unwind-inline.c ------------------------------------------------------------------------- */
 struct sym_inlines;

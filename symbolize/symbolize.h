@@ -218,6 +218,12 @@ int sym_session_unwind(struct sym_session *s, pid_t pid, const uint64_t regs[SYM
 int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, uint64_t len,
 			     uint64_t pgoff, const char *filename);
 /*
+ * An exec in @pid (a COMM record with PERF_RECORD_MISC_COMM_EXEC), for the unwinder: perf 6.1
+ * flushes its libunwind cache of the process's frames there, so frames found before by CFI
+ * are looked up again in the maps as they are now. 0 or -EINVAL.
+ */
+int sym_session_perf_exec(struct sym_session *s, pid_t pid);
+/*
  * Which of perf's map objects (struct map) holds @addr in @pid's map list given by
  * sym_session_add_perf_map(): perf makes one per MMAP record, and a forked process gets
  * copies of its parent's (new objects); threads share their process's. Two results are the

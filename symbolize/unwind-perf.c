@@ -33,9 +33,11 @@
  * address lands where nothing is mapped, and the read fails (an error, not ENOINFO: no
  * fallback). A file without .eh_frame_hdr fails the same way. What perf does for a frame
  * with no FDE in a correctly placed table (hand-written code without CFI) is the fallback
- * above. Not restated: perf's .debug_frame retry (x86_64 files carry .eh_frame), and the
- * fallback's PLT and signal-trampoline cases (a frame in a PLT stub or in __restore_rt of a
- * misplaced file).
+ * above. A frame whose CFI libunwind found once in the process is found again from its cache,
+ * whatever the maps say since, until the cache is flushed at an exec or the ip is pushed out
+ * (unwind-perf-cache.c). Not restated: perf's .debug_frame retry (x86_64 files carry
+ * .eh_frame), and the fallback's PLT and signal-trampoline cases (a frame in a PLT stub or in
+ * __restore_rt of a misplaced file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,9 +52,23 @@
 
 void perf_view_free(struct sym_proc *p)
 {
-	if (p)
+	if (p) {
 		free(p->maps);
+		free(p->rs);
+	}
 	free(p);
+}
+
+/* A process's view of perf's, with its address space's empty cache. NULL on ENOMEM. */
+static struct sym_proc *perf_view_new(void)
+{
+	struct sym_proc *v = calloc(1, sizeof(*v));
+
+	if (v && perf_rs_cache_new(&v->rs)) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src)
@@ -64,8 +80,12 @@ int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src)
 			dst->perf->nr = 0;
 		return 0;
 	}
+	/*
+	 * A new process's map list gets its own address space (maps__clone ->
+	 * unwind__prepare_access), its cache empty; one it had already keeps its cache.
+	 */
 	if (!dst->perf) {
-		dst->perf = calloc(1, sizeof(*dst->perf));
+		dst->perf = perf_view_new();
 		if (!dst->perf)
 			return -ENOMEM;
 	}
@@ -89,13 +109,25 @@ int sym_session_add_perf_map(struct sym_session *s, pid_t pid, uint64_t start, u
 	if (!m.dso || !p)
 		return -ENOMEM;
 	if (!p->perf) {
-		p->perf = calloc(1, sizeof(*p->perf));
+		p->perf = perf_view_new();
 		if (!p->perf)
 			return -ENOMEM;
 	}
 	/* one of perf's map objects per MMAP (map__new), told apart by when it was given */
 	m.serial = p->perf->gen + 1;
 	return proc_map_insert(p->perf, &m);
+}
+
+int sym_session_perf_exec(struct sym_session *s, pid_t pid)
+{
+	struct sym_proc *p;
+
+	if (pid == -1)
+		return -EINVAL;
+	p = procs_find(session_procs(s), pid);
+	if (p && p->perf)
+		perf_rs_flush(p->perf->rs);
+	return 0;
 }
 
 bool sym_session_perf_map(struct sym_session *s, pid_t pid, uint64_t addr,
@@ -196,6 +228,13 @@ static enum perf_step fallback(const struct perf_frame *f, uint64_t *guess)
 	return m && is_path(m->dso) ? PERF_STEP_GUESS : PERF_STEP_GUESS_END;
 }
 
+/* libunwind found the frame's CFI: it enters the frame's ip in its cache. */
+static enum perf_step found(struct sym_proc *view, const struct perf_frame *f, enum perf_step step)
+{
+	perf_rs_enter(view->rs, f->ip);
+	return step;
+}
+
 enum perf_step perf_step(const struct perf_frame *f, uint64_t *guess)
 {
 	struct sym_proc *view = f->proc->perf;
@@ -205,11 +244,15 @@ enum perf_step perf_step(const struct perf_frame *f, uint64_t *guess)
 	/* no maps given: perf is assumed to find what libdwfl finds */
 	if (!view || !view->nr)
 		return PERF_STEP_CFI;
+	/* cached before the maps changed: no lookup (unwind-perf-cache.c) */
+	if (perf_rs_cached(view->rs, f->ip))
+		return PERF_STEP_CFI;
 	if (!f->has_hdr)
 		return PERF_STEP_END;
 	base = lowest_start(view, f->dso) - f->first_load;
 	if (base == f->bias)
-		return f->fde_at(f->arg, f->pc - base) ? PERF_STEP_CFI : fallback(f, guess);
+		return f->fde_at(f->arg, f->pc - base) ? found(view, f, PERF_STEP_CFI) :
+							 fallback(f, guess);
 	/*
 	 * Misplaced: the table is read at base + its address. Where nothing is mapped the read
 	 * fails and the chain ends; where the same file is mapped at that base (a map left from
@@ -220,7 +263,9 @@ enum perf_step perf_step(const struct perf_frame *f, uint64_t *guess)
 	m = proc_map_find(view, base + f->hdr_vaddr);
 	if (!m)
 		return PERF_STEP_END;
-	if (m->dso != f->dso || m->start - m->pgoff != base || f->fde_at(f->arg, f->pc - base))
+	if (m->dso != f->dso || m->start - m->pgoff != base)
 		return PERF_STEP_GUESS;
+	if (f->fde_at(f->arg, f->pc - base))
+		return found(view, f, PERF_STEP_GUESS);
 	return fallback(f, guess);
 }

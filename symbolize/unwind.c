@@ -85,6 +85,7 @@ struct unwind_ctx {
 	size_t			frames;
 	bool			read_zero;	/* a word read as 0 since the last frame */
 	Dwarf_Addr		last_pc;	/* the last frame's (lookup) pc */
+	Dwarf_Addr		last_ip;	/* ... and libunwind's ip of it (perf_frame.ip) */
 	/*
 	 * A guessed caller with CFI perf finds: the walk starts again from it with libunwind's
 	 * registers for it (rbp, rsp, rip; the others unknown), its frame already recorded.
@@ -94,6 +95,7 @@ struct unwind_ctx {
 	uint32_t		restart_known;	/* bit n: restart_regs[n] is set */
 	Dwarf_Addr		restart_pc;
 	bool			restart_exact;	/* restart_pc is the lookup pc already */
+	Dwarf_Addr		restart_ip;	/* libunwind's ip of the restarted frame */
 	/*
 	 * libdw 0.188's x86-64 ABI defaults (backends/x86_64_cfi.c) make DWARF register 0 (%rax)
 	 * "same value" where 3 (%rbx) was meant: a frame whose CFI does not mention %rbx leaves it
@@ -391,10 +393,12 @@ static bool fde_at(void *arg, uint64_t vaddr)
 }
 
 /*
- * The frame at @pc for unwind-perf.c (its registers are the caller's to fill): false when
- * there is nothing to restate (no maps of perf's given, no module there), or on ENOMEM.
+ * The frame at @pc, libunwind's @ip, for unwind-perf.c (its registers are the caller's to
+ * fill): false when there is nothing to restate (no maps of perf's given, no module there), or
+ * on ENOMEM.
  */
-static bool perf_frame_at(struct unwind_ctx *c, Dwarf_Addr pc, struct perf_frame *f)
+static bool perf_frame_at(struct unwind_ctx *c, Dwarf_Addr pc, Dwarf_Addr ip,
+			  struct perf_frame *f)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(c->p->dwfl, pc);
 	struct sym_proc *sp = c->view.proc;
@@ -407,8 +411,9 @@ static bool perf_frame_at(struct unwind_ctx *c, Dwarf_Addr pc, struct perf_frame
 		return false;
 	c->fde_mod = mod;
 	*f = (struct perf_frame){
-		.proc = sp, .dso = e->dso, .pc = pc, .bias = e->bias, .first_load = e->first_load,
-		.has_hdr = e->has_hdr, .hdr_vaddr = e->hdr_vaddr, .fde_at = fde_at, .arg = c,
+		.proc = sp, .dso = e->dso, .pc = pc, .ip = ip, .bias = e->bias,
+		.first_load = e->first_load, .has_hdr = e->has_hdr, .hdr_vaddr = e->hdr_vaddr,
+		.fde_at = fde_at, .arg = c,
 		.stack_sp = c->regs[7], .stack = c->stack, .stack_len = c->stack_len,
 	};
 	return true;
@@ -421,7 +426,8 @@ static bool perf_frame_at(struct unwind_ctx *c, Dwarf_Addr pc, struct perf_frame
  * sp the predecessor's + 16, as libunwind's guessed frames -- until a frame where perf would
  * find CFI again (not restated: c->guessed) or where the fallback ends it.
  */
-static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr pc)
+static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr pc,
+			   Dwarf_Addr ip)
 {
 	struct perf_frame f;
 	Dwarf_Word rbp, rsp;
@@ -430,7 +436,7 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 	if (!c->libunwind)
 		return true;
 	/* no file perf reads CFI from (none mapped, JIT code, gone): its lookup fails, no fallback */
-	if (!perf_frame_at(c, pc, &f))
+	if (!perf_frame_at(c, pc, ip, &f))
 		return false;
 	c->signal_below = fde_lookup(c, pc - f.bias)->signal;
 	if (dwfl_frame_reg(state, 7, &rsp))
@@ -450,6 +456,7 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 			c->restart_known = (1u << 6) | (1u << 7);
 			c->restart_pc = guess + 1;
 			c->restart_exact = false;
+			c->restart_ip = guess + 1;
 			c->last_known = 0;	/* libunwind's guessed frame: the others unknown */
 			return false;
 		case PERF_STEP_GUESS_END:
@@ -466,7 +473,7 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 			return false;
 		rsp = f.sp + 16;
 		report_module(c, guess);
-		if (!perf_frame_at(c, guess, &f)) {
+		if (!perf_frame_at(c, guess, guess + 1, &f)) {
 			c->guessed = !c->err;
 			return false;
 		}
@@ -474,6 +481,20 @@ static bool perf_continues(struct unwind_ctx *c, Dwfl_Frame *state, Dwarf_Addr p
 		f.rbp = rbp;
 		f.sp = rsp;
 	}
+}
+
+/*
+ * perf's get_entries() steps from its last frame before it checks the depth: that frame's CFI
+ * is looked up too, and entered in libunwind's cache when found.
+ */
+static void perf_last_lookup(struct unwind_ctx *c, Dwarf_Addr pc, Dwarf_Addr ip)
+{
+	struct perf_frame f;
+	uint64_t guess;
+
+	/* no registers given: the fallback, if it comes to that, ends without reading */
+	if (c->libunwind && perf_frame_at(c, pc, ip, &f))
+		(void)perf_step(&f, &guess);
 }
 
 /*
@@ -570,6 +591,7 @@ static bool rbx_restart(struct unwind_ctx *c, int ret)
 	c->restart_known = c->last_known;
 	c->restart_pc = c->last_pc;
 	c->restart_exact = true;
+	c->restart_ip = c->last_ip;
 	c->restart = true;
 	return true;
 }
@@ -601,12 +623,14 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	if (c->restarted && !c->nr_restart_seen) {
 		c->nr_restart_seen = true;
 		c->last_pc = c->restart_exact ? pc : --pc;
+		c->last_ip = c->restart_ip;
 		report_module(c, pc);
-		if (perf_continues(c, state, pc))
+		if (perf_continues(c, state, pc, c->last_ip))
 			return DWARF_CB_OK;
 		c->stopped = true;
 		return DWARF_CB_ABORT;
 	}
+	c->last_ip = pc;
 	if (!activation)
 		pc--;
 	c->last_pc = pc;
@@ -617,9 +641,11 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	if (report_module(c, pc) && (!c->libunwind || c->err))
 		return DWARF_CB_ABORT;
 	record(c, pc);
-	if (c->nr >= c->max)
+	if (c->nr >= c->max) {
+		perf_last_lookup(c, pc, c->last_ip);
 		return DWARF_CB_ABORT;
-	if (perf_continues(c, state, pc))
+	}
+	if (perf_continues(c, state, pc, c->last_ip))
 		return DWARF_CB_OK;
 	c->stopped = true;
 	return DWARF_CB_ABORT;

@@ -329,6 +329,14 @@ int resolver_apply_map_record(struct resolver *r, const struct pipe_record *rec,
 			sym_session_fork(r->sym, ids[1], ids[0]);
 		return 0;
 	case PERF_RECORD_COMM:
+		/*
+		 * perf flushes its unwinder's cache at an exec; not restated: it does not when the
+		 * exec's COMM is the first name the thread gets (no COMM or FORK of it before)
+		 */
+		if (r->perf_maps && (rec->misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			memcpy(ids, body, sizeof(ids[0]));
+			(void)sym_session_perf_exec(r->sym, ids[0]);
+		}
 		return 0;
 	default:
 		return -EINVAL;

@@ -4,8 +4,10 @@
  * when it does not -- the placement of .eh_frame_hdr at the file's lowest map (maps left from
  * before an exec included), the %rbp 0 end, the frame-pointer heuristic, perf's reads (the
  * last word of the stack copy is "outside" it; a map without a file reads as 0; nothing
- * mapped fails), and the view's fork copy; which of perf's map objects holds an address.
+ * mapped fails), and the view's fork copy; which of perf's map objects holds an address;
+ * libunwind's cache of the frames whose CFI it found (128 ips, round robin, flushed at an exec).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +191,102 @@ static void test_map_objects(void)
 	sym_session_free(s);
 }
 
+/* The cache alone: membership, the round robin, chains of one hash, the flush. */
+static void test_cache_slots(void)
+{
+	struct perf_rs_cache *c;
+	bool all = true;
+
+	if (perf_rs_cache_new(&c)) {
+		ok(0, "cache");
+		return;
+	}
+	ok(!perf_rs_cached(c, 0x1000), "empty");
+	perf_rs_enter(c, 0x1000);
+	ok(perf_rs_cached(c, 0x1000), "entered");
+	/* 127 more: all there, the first one too */
+	for (uint64_t ip = 1; ip < PERF_RS_SLOTS; ip++)
+		perf_rs_enter(c, 0x2000 + ip * 0x40);
+	for (uint64_t ip = 1; ip < PERF_RS_SLOTS; ip++)
+		all = all && perf_rs_cached(c, 0x2000 + ip * 0x40);
+	ok(all && perf_rs_cached(c, 0x1000), "128 ips held");
+	perf_rs_enter(c, 0x9000);
+	ok(!perf_rs_cached(c, 0x1000) && perf_rs_cached(c, 0x9000) &&
+	   perf_rs_cached(c, 0x2040), "the 129th pushes the first out, round robin");
+	/* a hit does not move an ip: the next one entered pushes out the second entered */
+	ok(perf_rs_cached(c, 0x2040), "a hit");
+	perf_rs_enter(c, 0xa000);
+	ok(!perf_rs_cached(c, 0x2040) && perf_rs_cached(c, 0x2080), "... and it goes next anyway");
+	perf_rs_flush(c);
+	ok(!perf_rs_cached(c, 0x9000) && !perf_rs_cached(c, 0x2080), "flushed: none");
+	/* every slot refilled and pushed out again: each hash chain stays whole */
+	for (uint64_t ip = 1; ip <= 3 * PERF_RS_SLOTS; ip++)
+		perf_rs_enter(c, ip << 12);
+	all = true;
+	for (uint64_t ip = 1; ip <= 3 * PERF_RS_SLOTS; ip++)
+		all = all && perf_rs_cached(c, ip << 12) == (ip > 2 * PERF_RS_SLOTS);
+	ok(all, "after three rounds: the last 128 and only those");
+	ok(!perf_rs_cached(NULL, 0x1000) && !perf_rs_cached(c, 0), "NULL cache, ip 0: never");
+	perf_rs_enter(NULL, 0x1000);
+	perf_rs_flush(NULL);
+	free(c);
+}
+
+/*
+ * perf's libunwind keeps a frame's CFI once found: a lower map of the file given since (a map
+ * left before an exec) does not change how that ip unwinds, only ips not seen yet; an exec
+ * flushes the cache; a forked process starts with its own, empty one.
+ */
+static void test_cache_steps(void)
+{
+	struct sym_opts o = { .no_kernel = true };
+	struct sym_session *s = sym_session_new(&o);
+	unsigned char stack[0x2000] = { 0 };
+	struct sym_proc *p;
+	struct perf_frame f;
+	uint64_t guess;
+
+	if (!s) {
+		ok(0, "session");
+		return;
+	}
+	sym_session_add_perf_map(s, 20, BIAS, 0x1e2000, 0, LIBC);
+	sym_session_add_perf_map(s, 20, BIAS + 0x26000, 0x156000, 0x26000, LIBC);
+	p = procs_find(session_procs(s), 20);
+	if (!p || !p->perf || !p->perf->rs) {
+		ok(0, "a view with its cache");
+		sym_session_free(s);
+		return;
+	}
+	f = frame(p, stack, 0);
+	f.dso = p->perf->maps[0].dso;	/* interned by the session */
+	f.ip = f.pc + 1;
+	is_int(perf_step(&f, &guess), PERF_STEP_CFI, "libc where it is loaded: CFI found");
+	ok(perf_rs_cached(p->perf->rs, f.pc + 1), "... its ip (the return address) cached");
+	ok(!perf_rs_cached(p->perf->rs, f.pc), "... not the pc looked up");
+	sym_session_add_perf_map(s, 20, 0x10000000, 0x1e2000, 0, LIBC);
+	is_int(perf_step(&f, &guess), PERF_STEP_CFI, "libc mapped low since: CFI from the cache");
+	f.ip += 0x10;
+	f.pc += 0x10;
+	is_int(perf_step(&f, &guess), PERF_STEP_END, "another ip of it: looked up, not found");
+	ok(!perf_rs_cached(p->perf->rs, f.ip), "... and not cached");
+
+	is_int(sym_session_fork(s, 20, 21), 0, "fork");
+	f.proc = procs_find(session_procs(s), 21);
+	f.ip -= 0x10;
+	f.pc -= 0x10;
+	ok(f.proc && f.proc->perf && f.proc->perf->rs && f.proc->perf->rs != p->perf->rs,
+	   "the child has a cache of its own");
+	if (f.proc)
+		is_int(perf_step(&f, &guess), PERF_STEP_END, "... empty: the child looks it up");
+	f.proc = p;
+	is_int(sym_session_perf_exec(s, 20), 0, "exec");
+	is_int(perf_step(&f, &guess), PERF_STEP_END, "flushed at the exec: looked up, misplaced");
+	is_int(sym_session_perf_exec(s, 99), 0, "an exec of a process without maps: nothing");
+	is_int(sym_session_perf_exec(s, -1), -EINVAL, "pid -1: -EINVAL");
+	sym_session_free(s);
+}
+
 int main(void)
 {
 	test_map_objects();
@@ -196,5 +294,7 @@ int main(void)
 	test_unmapped_table();
 	test_reads();
 	test_fork_copy();
+	test_cache_slots();
+	test_cache_steps();
 	return done_testing();
 }
