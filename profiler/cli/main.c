@@ -3,6 +3,7 @@
  * kprof - perf-counter profiling front end: record, report, compare and draw profiles the way
  * the kernel test robot (LKP) does.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,15 @@ static const struct kprof_cmd commands[] = {
 static const char *const profile_readers[] = { "report", "collapse", "export", "flamegraph" };
 
 #define PROFILE_HEAP_RESERVE	(256UL << 20)
+
+/* A command asked for its help only (it may mean something else to it: then only slower). */
+static bool asks_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
 
 static void usage(FILE *fp)
 {
@@ -73,7 +83,7 @@ int main(int argc, char **argv)
 		return KPROF_EXIT_OK;
 	}
 	for (size_t c = 0; c < sizeof(profile_readers) / sizeof(profile_readers[0]); c++) {
-		if (strcmp(argv[i], profile_readers[c]))
+		if (strcmp(argv[i], profile_readers[c]) || asks_help(argc - i, argv + i))
 			continue;
 		/* only faster or not: a heap that cannot be advised works as before */
 		if (heap_on_huge_pages(PROFILE_HEAP_RESERVE) < 0)

@@ -72,4 +72,23 @@ test_expect_success 'unknown options and missing values: the command and its hel
 	usage_is "kprof: error: --frobnicate: unknown option (see '"'"'kprof help'"'"')" --frobnicate
 '
 
+# The profile readers put their heap on huge pages (lib/heap.c: advised, and faulted in ahead by
+# a thread); one asked for its help only does not need that. The sanitizer build's malloc is not
+# glibc's brk heap: nothing is advised there for any command.
+prereq_STRACE() { command -v strace >/dev/null 2>&1; }
+test_expect_success STRACE 'a profile reader asked for its help sets no heap up' '
+	export ASAN_OPTIONS=detect_leaks=0 &&	# LeakSanitizer cannot run under ptrace
+	for c in report collapse export flamegraph; do
+		strace -f -qq -e trace=clone,clone3,madvise -o "st.$c" "$KPROF" $c --help >/dev/null &&
+		test -e "st.$c" && ! grep -E "clone|MADV_HUGEPAGE" "st.$c" || exit 1
+	done &&
+	{ strace -f -qq -e trace=madvise -o st.input "$KPROF" report -i /nonexistent 2>/dev/null
+	  test -e st.input; } &&
+	if ldd "$KPROF" | grep -q libasan; then
+		! grep -q MADV_HUGEPAGE st.input
+	else
+		grep -q MADV_HUGEPAGE st.input
+	fi
+'
+
 test_done
