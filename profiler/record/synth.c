@@ -261,11 +261,13 @@ static int copy_kallsyms(FILE *out, void *arg)
 
 	if (!in)
 		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		errno = 0;
 		if (fwrite(buf, 1, n, out) != n) {
-			ret = -errno;
+			ret = errno ? -errno : -EIO;	/* stdio need not say why */
 			break;
 		}
+	}
 	if (!ret && ferror(in))
 		ret = -EIO;
 	fclose(in);

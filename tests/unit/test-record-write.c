@@ -3,6 +3,7 @@
  * The perf.data writer (perf-write.c, synth.c) read back by the project's reader
  * (perf-read.c): attrs, ids, names, feature sections, synthesized and sample records.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,34 @@ static void add_sample(struct pd_writer *w, uint64_t id, uint64_t time)
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = n * 8;
 	pd_writer_add(w, rec);
+}
+
+/* The kallsyms snapshot: /proc/kallsyms copied whole; a full disk says so, nothing is left. */
+static void test_kallsyms_snapshot(void)
+{
+	char dir[] = "/tmp/kprof-test-snapshot-XXXXXX", path[64];
+	FILE *fp;
+	size_t lines = 0;
+	char line[512];
+
+	if (!mkdtemp(dir)) {
+		ok(0, "temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/k", dir);
+	is_int(synth_kallsyms_snapshot(path), 0, "snapshot written");
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp))
+		lines++;
+	if (fp)
+		fclose(fp);
+	ok(lines > 0, "... with kallsyms' lines (%zu)", lines);
+	unlink(path);
+	rmdir(dir);
+	if (access("/dev/full", W_OK))
+		skip(1, "no /dev/full");
+	else
+		is_int(synth_kallsyms_snapshot("/dev/full"), -ENOSPC, "a full device: -ENOSPC");
 }
 
 int main(void)
@@ -110,5 +139,6 @@ int main(void)
 	is_u64(pd_reader_stats(r)->unknown_id, 0, "every sample id maps to an attr");
 	pd_reader_close(r);
 	unlink(path);
+	test_kallsyms_snapshot();
 	return done_testing();
 }
