@@ -75,15 +75,18 @@ int perf_view_copy(struct sym_proc *dst, const struct sym_proc *src)
 {
 	int ret;
 
+	/*
+	 * perf's FORK drops a thread it had of the child's id (a pid used again) and makes a new
+	 * one: its map list gets a new address space (maps__clone -> unwind__prepare_access),
+	 * whose cache is empty.
+	 */
+	if (dst->perf)
+		perf_rs_flush(dst->perf->rs);
 	if (!src->perf) {
 		if (dst->perf)
 			dst->perf->nr = 0;
 		return 0;
 	}
-	/*
-	 * A new process's map list gets its own address space (maps__clone ->
-	 * unwind__prepare_access), its cache empty; one it had already keeps its cache.
-	 */
 	if (!dst->perf) {
 		dst->perf = perf_view_new();
 		if (!dst->perf)

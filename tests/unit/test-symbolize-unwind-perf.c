@@ -277,8 +277,12 @@ static void test_cache_steps(void)
 	f.pc -= 0x10;
 	ok(f.proc && f.proc->perf && f.proc->perf->rs && f.proc->perf->rs != p->perf->rs,
 	   "the child has a cache of its own");
-	if (f.proc)
+	if (f.proc) {
 		is_int(perf_step(&f, &guess), PERF_STEP_END, "... empty: the child looks it up");
+		perf_rs_enter(f.proc->perf->rs, f.ip);
+		is_int(sym_session_fork(s, 20, 21), 0, "a fork to the same pid (used again)");
+		ok(!perf_rs_cached(f.proc->perf->rs, f.ip), "... a new process: its cache empty");
+	}
 	f.proc = p;
 	is_int(sym_session_perf_exec(s, 20), 0, "exec");
 	is_int(perf_step(&f, &guess), PERF_STEP_END, "flushed at the exec: looked up, misplaced");
