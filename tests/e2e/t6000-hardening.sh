@@ -223,6 +223,24 @@ test_expect_success ROOT,LOOPFS 'kill -9 of a truncate run and its guardian: the
 	test "$(ls k9/truncate/*/*/ | grep -c "^[0-9]*$")" = 1
 '
 
+# truncate's `truncate FILE` dies a moment after the run's processes that share the state
+# file's flock: its open() can come after the guardian's umount and create the file in the
+# directory under the mount (seen once). Such files go with the mount point; nothing else does.
+test_expect_success ROOT 'a dead kprof state file: truncate'"'"'s file made under its mount point is removed with it' '
+	sysstate_lock &&
+	a=$(mktemp -d /tmp/kprof-truncate-XXXXXX) && b=$(mktemp -d /tmp/kprof-truncate-XXXXXX) &&
+	trap "rm -rf $a $b; rm -f /run/kprof/999999996.state /run/kprof/999999997.state" EXIT &&
+	: >"$a/sparse-truncate-1" && : >"$b/sparse-truncate-1" && : >"$b/notes" &&
+	mkdir -p /run/kprof && chmod 700 /run/kprof &&
+	echo "mount $a" >/run/kprof/999999997.state && echo "mount $b" >/run/kprof/999999996.state &&
+	test_must_fail "$KPROF" recover 2>rec.err &&
+	cat rec.err &&
+	! test -e "$a" && ! test -e /run/kprof/999999997.state &&
+	grep -q "$a: 1 file(s) of truncate'"'"'s made after the unmount removed" rec.err &&
+	test -e "$b/notes" && test -e /run/kprof/999999996.state &&
+	grep -q "could not undo all a killed kprof left: Directory not empty" rec.err
+'
+
 test_expect_success ROOT,HUGETLB 'a dead kprof state file: the hugetlb setting is set back, forged lines ignored' '
 	sysstate_lock &&
 	old=$(cat $HP/nr_overcommit_hugepages) &&
