@@ -25,7 +25,6 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "workloads/wl-int.h"
@@ -166,68 +165,6 @@ static bool ours(const char *path, const char *prefix)
 	return !strncmp(path, prefix, n) && strlen(path) == n + 6 && !strchr(path + n, '/');
 }
 
-/*
- * Remove truncate's own files (sparse-*, regular files) from the mount point @path, a
- * directory of ours (mkdtemp's, owned by us), counting them in *@removed. 0, or -errno when
- * it cannot be read as such.
- */
-static int remove_sparse_files(const char *path, long *removed)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || st.st_uid != geteuid()) {
-		close(fd);
-		return -EPERM;
-	}
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, "sparse-", 7) &&
-		    !fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
-		    !unlinkat(fd, de->d_name, 0))
-			(*removed)++;
-	closedir(d);
-	return 0;
-}
-
-/*
- * The mount point once its loop mount is detached. It is empty unless a process of the dead
- * kprof created its file there after the detach: truncate's `truncate FILE` does not share the
- * state file's flock, and dies (PDEATHSIG) a moment after the run's processes that do, so its
- * open() can come after this recovery's umount and land in the directory under the mount (seen
- * once in a sanitizer run of t6000). Such files are removed, a few times over while such a
- * process may still be finishing; anything else keeps the directory (and the state file).
- */
-static int remove_mount_point(const char *path, char *report, size_t len)
-{
-	const struct timespec tick = { 0, 10 * 1000 * 1000 };
-	long removed = 0;
-	int ret = 0;
-
-	for (int tries = 0;; tries++) {
-		if (!rmdir(path) || errno == ENOENT)
-			break;
-		ret = -errno;
-		if ((ret != -ENOTEMPTY && ret != -EEXIST) || tries == 10 ||
-		    remove_sparse_files(path, &removed))
-			break;
-		ret = 0;
-		nanosleep(&tick, NULL);
-	}
-	if (removed)
-		note(report, len, "%s: %ld file(s) of truncate's made after the unmount removed",
-		     path, removed);
-	return ret;
-}
-
 static int undo_line(char *line, const char *name, char *report, size_t len)
 {
 	char what[16], path[256];
@@ -259,9 +196,9 @@ static int undo_line(char *line, const char *name, char *report, size_t len)
 	if (n >= 2 && !strcmp(what, "mount") && ours(path, WL_TRUNCATE_MNT_PREFIX)) {
 		if (!umount2(path, MNT_DETACH))	/* the loop device autoclears with it */
 			note(report, len, "%s unmounted", path, 0);
-		else if (errno != EINVAL)	/* EINVAL: not mounted (any more) */
-			return rmdir(path) && errno != ENOENT ? -errno : 0;
-		return remove_mount_point(path, report, len);
+		if (rmdir(path) && errno != ENOENT)
+			return -errno;
+		return 0;
 	}
 	if (n >= 2 && !strcmp(what, "image") && ours(path, WL_TRUNCATE_IMAGE_PREFIX)) {
 		if (!unlink(path))
@@ -288,6 +225,14 @@ static int recover_file(int fd, const char *name, char *report, size_t len)
 		ret = ret ?: r;
 	}
 	return ret;
+}
+
+int workload_state_inherit(const struct wl_env *env)
+{
+	/* the descriptor flag is this process's own: the controller keeps its O_CLOEXEC */
+	if (!env || env->state_fd < 0)
+		return 0;
+	return fcntl(env->state_fd, F_SETFD, 0) ? -errno : 0;
 }
 
 bool workload_state_held(pid_t pid)

@@ -130,6 +130,14 @@ int workload_recover(char *report, size_t len);
  * and every such process with it: then workload_recover() undoes what it left.
  */
 bool workload_state_held(pid_t pid);
+/*
+ * In the process about to exec the workload's program (after its fork): keep @env's state file
+ * open across the exec, so that the program and every process it starts share the flock, and a
+ * recovery waits until all of them have exited -- not only kprof's own processes: truncate's
+ * `truncate FILE` could otherwise create its file under the mount point after the recovery's
+ * unmount. 0 or -errno; a NULL @env (nothing changed) or no state file: 0.
+ */
+int workload_state_inherit(const struct wl_env *env);
 
 /*
  * Run the workload (all its repeats) in the calling process, which is expected to be a child

@@ -31,8 +31,9 @@ static void usage(FILE *fp)
 }
 
 /*
- * The run's own forks share its state file's flock and die a moment after it (PDEATHSIG):
- * until they have, its changes are a live kprof's and recovery leaves them alone.
+ * The run's own forks, its workload's program and what that starts share its state file's flock
+ * (workload_state_inherit) and die a moment after it (PDEATHSIG): until they have, its changes
+ * are a live kprof's and recovery leaves them alone.
  */
 static void wait_released(pid_t pid)
 {

@@ -124,6 +124,11 @@ static void child_main(const struct run_set *s, const struct wl_env *env, const 
 	for (int i = 0; i < 3; i++)
 		if (fcntl(fds[i], F_SETFD, 0))	/* inherited by the program */
 			_exit(1);
+	/* the program and its helpers hold the state file's flock too (a recovery waits) */
+	if (workload_state_inherit(env)) {
+		dprintf(STDERR_FILENO, "%s: the state file: %s\n", name, strerror(errno));
+		_exit(1);
+	}
 	execv(argv[0], argv);
 	dprintf(STDERR_FILENO, "%s: exec failed: %s\n", argv[0], strerror(errno));
 	_exit(1);

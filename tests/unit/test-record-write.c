@@ -39,7 +39,7 @@ static void add_sample(struct pd_writer *w, uint64_t id, uint64_t time)
 	pd_writer_add(w, rec);
 }
 
-/* The kallsyms snapshot: /proc/kallsyms copied whole; a full disk says so, nothing is left. */
+/* The kallsyms snapshot: /proc/kallsyms copied whole; a full device says so. */
 static void test_kallsyms_snapshot(void)
 {
 	char dir[] = "/tmp/kprof-test-snapshot-XXXXXX", path[64];
